@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults when the environment is empty', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('data', 'scriptorium.sqlite') });
+    expect(config.adminUsername).toBe('admin');
+    expect(config.embeddedRepository).toBe(true);
+    expect(config.repositoryUsername).toBe('fedoraAdmin');
+    expect(config.logLevel).toBe('info');
+    expect(config.bodyLimit).toBe(1048576);
+  });
+
+  it('chooses PostgreSQL from DATABASE_URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@localhost/db' });
+  });
+
+  it('reports every problem at once without echoing the database URL', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://u:secret@h/db',
+        SCRIPTORIUM_EMBEDDED_REPOSITORY: 'maybe',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).not.toContain('secret');
+    expect(problems.some((p) => p.startsWith('PORT'))).toBe(true);
+  });
+});

@@ -1,0 +1,109 @@
+import path from 'node:path';
+
+/** Where the service keeps its records: the embedded SQLite file or a PostgreSQL server. */
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      /** Only set by tests, which give every app its own schema; production uses the URL's default. */
+      readonly schema?: string;
+    };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseConfig;
+  readonly dataDir: string;
+  readonly adminUsername: string;
+  readonly adminPassword: string | undefined;
+  readonly secret: string | undefined;
+  readonly embeddedRepository: boolean;
+  readonly repositoryUsername: string;
+  readonly repositoryPassword: string | undefined;
+  readonly logLevel: LogLevel;
+  /** Largest JSON body accepted, in bytes (413 above it). */
+  readonly bodyLimit: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads the environment variables of DECISIONS.md §1, applies their defaults and reports every problem
+ * at once, so an operator fixes a broken deployment in one pass.
+ */
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const text = (name: string, fallback: string): string => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    return value;
+  };
+  const optional = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const normalized = raw.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
+    if (['false', '0', 'no', 'off'].includes(normalized)) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+
+  const dataDir = path.resolve(text('SCRIPTORIUM_DATA_DIR', './data'));
+  const databaseUrl = optional('DATABASE_URL');
+  let database: DatabaseConfig = { kind: 'sqlite', file: path.join(dataDir, 'scriptorium.sqlite') };
+  if (databaseUrl !== undefined) {
+    if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      database = { kind: 'postgres', url: databaseUrl };
+    } else {
+      // Never echo the URL itself: it may carry a password.
+      problems.push('DATABASE_URL must start with postgres:// or postgresql:// (unset it to use SQLite)');
+    }
+  }
+
+  const logLevelRaw = text('LOG_LEVEL', 'info');
+  const logLevel = LOG_LEVELS.find((level) => level === logLevelRaw);
+  if (logLevel === undefined)
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelRaw}"`);
+
+  const config: Config = {
+    port: integer('PORT', 8080, 0, 65535),
+    host: text('HOST', '127.0.0.1'),
+    database,
+    dataDir,
+    adminUsername: text('SCRIPTORIUM_ADMIN_USERNAME', 'admin'),
+    adminPassword: optional('SCRIPTORIUM_ADMIN_PASSWORD'),
+    secret: optional('SCRIPTORIUM_SECRET'),
+    embeddedRepository: flag('SCRIPTORIUM_EMBEDDED_REPOSITORY', true),
+    repositoryUsername: text('SCRIPTORIUM_REPOSITORY_USERNAME', 'fedoraAdmin'),
+    repositoryPassword: optional('SCRIPTORIUM_REPOSITORY_PASSWORD'),
+    logLevel: logLevel ?? 'info',
+    bodyLimit: integer('SCRIPTORIUM_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}

@@ -1,0 +1,246 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { SECURITY_HEADERS } from './security-headers.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+interface Call {
+  method: Method;
+  url: string;
+  payload?: unknown;
+}
+interface RouteCases {
+  /** Prepares rows and returns a request that must succeed. */
+  success: (t: TestApp) => Promise<Call>;
+  /** A request that must fail, with its expected HTTP and envelope status; null when the route takes no input. */
+  failure: { call: Call; http: number; status: string } | null;
+}
+
+const metadatum = { gloss: 'Title', field: 'title', required: true };
+const operator = { type: 'CONSTANT_OP', name: 'Org', field: 'organization', value: 'TAMU' };
+
+async function createOperator(t: TestApp): Promise<number> {
+  const response = await sendJson(t.app, 'POST', '/operators', operator);
+  return (body(response).payload.ConstantOp as { id: number }).id;
+}
+async function createMetadatum(t: TestApp): Promise<number> {
+  const response = await sendJson(t.app, 'POST', '/internal/metadata', metadatum);
+  return (body(response).payload.InternalMetadata as { id: number }).id;
+}
+
+/** Every API route and how to make it succeed and fail. A route missing here fails the walk below. */
+const CASES: Record<string, RouteCases> = {
+  'GET /health': { success: () => Promise.resolve({ method: 'GET', url: '/health' }), failure: null },
+  'GET /internal/metadata': {
+    success: () => Promise.resolve({ method: 'GET', url: '/internal/metadata' }),
+    failure: null,
+  },
+  'POST /internal/metadata': {
+    success: () => Promise.resolve({ method: 'POST', url: '/internal/metadata', payload: metadatum }),
+    failure: {
+      call: { method: 'POST', url: '/internal/metadata', payload: { gloss: '' } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  'PUT /internal/metadata': {
+    success: async (t) => ({
+      method: 'PUT',
+      url: '/internal/metadata',
+      payload: { ...metadatum, id: await createMetadatum(t) },
+    }),
+    failure: {
+      call: { method: 'PUT', url: '/internal/metadata', payload: { ...metadatum, id: 4242 } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  'DELETE /internal/metadata': {
+    success: async (t) => ({
+      method: 'DELETE',
+      url: '/internal/metadata',
+      payload: { id: await createMetadatum(t) },
+    }),
+    failure: {
+      call: { method: 'DELETE', url: '/internal/metadata', payload: '[1]' },
+      http: 400,
+      status: 'ERROR',
+    },
+  },
+  'GET /operators': { success: () => Promise.resolve({ method: 'GET', url: '/operators' }), failure: null },
+  'GET /operators/types': {
+    success: () => Promise.resolve({ method: 'GET', url: '/operators/types' }),
+    failure: null,
+  },
+  'POST /operators': {
+    success: () => Promise.resolve({ method: 'POST', url: '/operators', payload: operator }),
+    failure: {
+      call: { method: 'POST', url: '/operators', payload: { ...operator, type: 'NOPE' } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  'PUT /operators': {
+    success: async (t) => ({
+      method: 'PUT',
+      url: '/operators',
+      payload: { ...operator, id: await createOperator(t) },
+    }),
+    failure: { call: { method: 'PUT', url: '/operators', payload: operator }, http: 200, status: 'INVALID' },
+  },
+  'DELETE /operators': {
+    success: async (t) => ({ method: 'DELETE', url: '/operators', payload: { id: await createOperator(t) } }),
+    failure: {
+      call: { method: 'DELETE', url: '/operators', payload: { id: -1 } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  'POST /operators/apply': {
+    success: async (t) => ({
+      method: 'POST',
+      url: '/operators/apply',
+      payload: { document: {}, operators: [await createOperator(t)] },
+    }),
+    failure: {
+      call: { method: 'POST', url: '/operators/apply', payload: { document: {}, operators: [999] } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+};
+
+/** Documentation routes answer documents, not envelopes; they still carry the security headers. */
+const isDocumentation = (url: string) => url === '/openapi.json' || url.startsWith('/docs');
+
+function expectHeaders(headers: Record<string, unknown>) {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(headers[name], name).toBe(value);
+}
+
+function expectEnvelope(raw: string, status: string) {
+  expect(raw.startsWith('{"meta":{"status":')).toBe(true);
+  const parsed = JSON.parse(raw) as { meta: Record<string, unknown>; payload: unknown };
+  expect(Object.keys(parsed)).toEqual(['meta', 'payload']);
+  expect(Object.keys(parsed.meta)).toEqual(['status', 'action', 'message', 'id']);
+  expect(parsed.meta.status).toBe(status);
+  expect(parsed.meta.action).toBeNull();
+  expect(parsed.meta.id).toBeNull();
+  expect(typeof parsed.meta.message).toBe('string');
+  expect(typeof parsed.payload).toBe('object');
+}
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await buildTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function send(call: Call) {
+  if (typeof call.payload === 'string') {
+    return t.app.inject({
+      method: call.method,
+      url: call.url,
+      headers: { 'content-type': 'application/json' },
+      payload: call.payload,
+    });
+  }
+  return sendJson(t.app, call.method, call.url, call.payload);
+}
+
+describe('every registered route answers the envelope and the security headers', () => {
+  it('has a success and failure case for every API route', async () => {
+    await t.app.ready();
+    const apiRoutes = t.app.routeTable
+      .filter((r) => r.method !== 'HEAD' && !isDocumentation(r.url))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(apiRoutes.sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it.each(Object.entries(CASES))('%s', async (_route, cases) => {
+    const ok = await send(await cases.success(t));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['content-type']).toMatch(/^application\/json/);
+    expectHeaders(ok.headers);
+    expectEnvelope(ok.body, 'SUCCESS');
+    if (cases.failure !== null) {
+      const failed = await send(cases.failure.call);
+      expect(failed.statusCode).toBe(cases.failure.http);
+      expectHeaders(failed.headers);
+      expectEnvelope(failed.body, cases.failure.status);
+    }
+  });
+
+  it('serves the OpenAPI 3.1 document and the reference with the headers', async () => {
+    const spec = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(spec.statusCode).toBe(200);
+    expectHeaders(spec.headers);
+    const doc = spec.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/internal/metadata', '/operators', '/operators/types', '/operators/apply']),
+    );
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toMatch(/text\/html/);
+    expectHeaders(docs.headers);
+  });
+});
+
+describe('HTTP status rules of DECISIONS.md §2', () => {
+  it('answers malformed JSON with 400 ERROR', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/internal/metadata',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"gloss":',
+    });
+    expect(response.statusCode).toBe(400);
+    expectHeaders(response.headers);
+    expectEnvelope(response.body, 'ERROR');
+    expect(body(response).meta.message).toMatch(/^Malformed JSON body/);
+  });
+
+  it('answers an unknown route with 404 ERROR', async () => {
+    const response = await sendJson(t.app, 'GET', '/no/such/route');
+    expect(response.statusCode).toBe(404);
+    expectHeaders(response.headers);
+    expectEnvelope(response.body, 'ERROR');
+  });
+
+  it('answers a body over the 1 MiB limit with 413 ERROR and stores nothing', async () => {
+    const response = await sendJson(t.app, 'POST', '/internal/metadata', {
+      gloss: 'x'.repeat(1024 * 1024),
+      field: 'big',
+    });
+    expect(response.statusCode).toBe(413);
+    expectHeaders(response.headers);
+    expectEnvelope(response.body, 'ERROR');
+    expect(body(await sendJson(t.app, 'GET', '/internal/metadata')).payload).toEqual({
+      'ArrayList<InternalMetadata>': [],
+    });
+  });
+
+  it('answers a non-JSON content type with 415 ERROR', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/operators',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
+    expect(response.statusCode).toBe(415);
+    expectEnvelope(response.body, 'ERROR');
+  });
+
+  it('answers a bug with 500 and a generic message that hides the details', async () => {
+    t.app.get('/test-only/boom', { config: { access: 'ROLE_ANONYMOUS' } }, () => {
+      throw new Error('secret internal detail');
+    });
+    const response = await sendJson(t.app, 'GET', '/test-only/boom');
+    expect(response.statusCode).toBe(500);
+    expectHeaders(response.headers);
+    expectEnvelope(response.body, 'ERROR');
+    expect(response.body).not.toContain('secret internal detail');
+    expect(body(response).meta.message).toContain(String(response.headers['x-request-id']));
+  });
+});

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { emptySuccess, success } from '../http/envelope.js';
+import { envelopeSchema, payloadOf } from '../http/schemas.js';
+import { requireObjectBody } from '../shared/request-body.js';
+import { internalMetadataIdSchema, internalMetadataSchema } from './internal-metadata.api.js';
+import type { InternalMetadataService } from './internal-metadata.service.js';
+
+const LIST_KEY = 'ArrayList<InternalMetadata>';
+const ITEM_KEY = 'InternalMetadata';
+const tags = ['internal metadata'];
+
+/** Interface §4.1, ADMIN only (DECISIONS.md §5). */
+export function internalMetadataRoutes(service: InternalMetadataService) {
+  return (app: FastifyInstance): void => {
+    const config = { access: 'ROLE_ADMIN' as const };
+    const one = envelopeSchema(payloadOf(ITEM_KEY, internalMetadataSchema));
+
+    app.get(
+      '/internal/metadata',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'List internal metadata, sorted by gloss',
+          response: {
+            200: envelopeSchema(payloadOf(LIST_KEY, { type: 'array', items: internalMetadataSchema })),
+          },
+        },
+      },
+      async () => success(LIST_KEY, await service.list()),
+    );
+    app.post(
+      '/internal/metadata',
+      { config, schema: { tags, summary: 'Create', body: internalMetadataSchema, response: { 200: one } } },
+      async (request) => success(ITEM_KEY, await service.create(requireObjectBody(request.body))),
+    );
+    app.put(
+      '/internal/metadata',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Update (id required)',
+          body: internalMetadataSchema,
+          response: { 200: one },
+        },
+      },
+      async (request) => success(ITEM_KEY, await service.update(requireObjectBody(request.body))),
+    );
+    app.delete(
+      '/internal/metadata',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Delete by id',
+          body: internalMetadataIdSchema,
+          response: { 200: envelopeSchema() },
+        },
+      },
+      async (request) => {
+        await service.delete(requireObjectBody(request.body));
+        return emptySuccess();
+      },
+    );
+  };
+}

@@ -1,0 +1,85 @@
+import { isUniqueViolation } from '../db/sql-errors.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import { compareByText } from '../shared/compare.js';
+import { ValidationFailedError } from '../shared/errors.js';
+import { checkId, ValidationCollector } from '../shared/validation.js';
+import { ENTITY, parseInternalMetadata, type InternalMetadata } from './internal-metadata.js';
+import type { InternalMetadataStore } from './internal-metadata.store.js';
+
+/**
+ * Use cases of interface §4.1. Bodies arrive untrusted (`Record<string, unknown>`); every failure of a
+ * request is collected and reported together, and nothing is written unless all checks pass.
+ */
+export class InternalMetadataService {
+  constructor(private readonly store: InternalMetadataStore) {}
+
+  /** Sorted by gloss (sage-operators.md §2), see compareByText for the exact order. */
+  async list(): Promise<InternalMetadata[]> {
+    return (await this.store.list()).sort(compareByText((item) => item.gloss));
+  }
+
+  /** Fields marked required, for the operator engine's `missingRequired`. */
+  async requiredFields(): Promise<string[]> {
+    return (await this.store.list()).filter((item) => item.required).map((item) => item.field);
+  }
+
+  async create(body: Readonly<Record<string, unknown>>): Promise<InternalMetadata> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const input = parseInternalMetadata(body, collector);
+    if (id.kind === 'valid') collector.business('CREATE', await this.idOnCreate(ENTITY, id.id));
+    if (input !== undefined && (await this.store.findByField(input.field)) !== undefined) {
+      collector.business('CREATE', msg.valueExists(ENTITY, 'field', input.field));
+    }
+    if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
+    try {
+      return await this.store.insert(input);
+    } catch (error) {
+      throw uniqueFieldRace(error, 'CREATE', input.field);
+    }
+  }
+
+  async update(body: Readonly<Record<string, unknown>>): Promise<InternalMetadata> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const input = parseInternalMetadata(body, collector);
+    if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
+    const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
+    if (id.kind === 'valid' && existing === undefined)
+      collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
+    if (input !== undefined && existing !== undefined && input.field !== existing.field) {
+      const holder = await this.store.findByField(input.field);
+      if (holder !== undefined) collector.business('UPDATE', msg.valueExists(ENTITY, 'field', input.field));
+    }
+    if (input === undefined || existing === undefined || !collector.isValid) {
+      throw new ValidationFailedError(collector.results());
+    }
+    let updated: InternalMetadata | undefined;
+    try {
+      updated = await this.store.update({ id: existing.id, ...input });
+    } catch (error) {
+      throw uniqueFieldRace(error, 'UPDATE', input.field);
+    }
+    if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
+    return updated;
+  }
+
+  /** Only the id is needed (DECISIONS.md §3); the other properties of the body are ignored. */
+  async delete(body: Readonly<Record<string, unknown>>): Promise<void> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(ENTITY));
+    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
+    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+  }
+
+  /** Ids are assigned by the service: an existing id is reported as taken, any other as not ours to set. */
+  private async idOnCreate(entity: string, id: number): Promise<string> {
+    return (await this.store.findById(id)) === undefined ? msg.idOnCreate(entity) : msg.idExists(entity, id);
+  }
+}
+
+/** Two requests raced past the pre-check; the database's unique index decided. */
+function uniqueFieldRace(error: unknown, operation: 'CREATE' | 'UPDATE', field: string): unknown {
+  return isUniqueViolation(error) ? invalid(operation, msg.valueExists(ENTITY, 'field', field)) : error;
+}

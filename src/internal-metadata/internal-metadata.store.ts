@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { InternalMetadata, InternalMetadataInput } from './internal-metadata.js';
+import type { InternalMetadataRow } from './internal-metadata.table.js';
+
+/** SQL access to internal metadata; rows become domain objects in one place (`toDomain`). */
+export class InternalMetadataStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(): Promise<InternalMetadata[]> {
+    const rows = await this.db.selectFrom('internal_metadata').selectAll().execute();
+    return rows.map(toDomain);
+  }
+
+  async findById(id: number): Promise<InternalMetadata | undefined> {
+    const row = await this.db
+      .selectFrom('internal_metadata')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : toDomain(row);
+  }
+
+  async findByField(field: string): Promise<InternalMetadata | undefined> {
+    const row = await this.db
+      .selectFrom('internal_metadata')
+      .selectAll()
+      .where('field', '=', field)
+      .executeTakeFirst();
+    return row === undefined ? undefined : toDomain(row);
+  }
+
+  async insert(input: InternalMetadataInput): Promise<InternalMetadata> {
+    const row = await this.db
+      .insertInto('internal_metadata')
+      .values({ gloss: input.gloss, field: input.field, required: input.required ? 1 : 0 })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toDomain(row);
+  }
+
+  /** Returns undefined when the row no longer exists. */
+  async update(item: InternalMetadata): Promise<InternalMetadata | undefined> {
+    const row = await this.db
+      .updateTable('internal_metadata')
+      .set({ gloss: item.gloss, field: item.field, required: item.required ? 1 : 0 })
+      .where('id', '=', item.id)
+      .returningAll()
+      .executeTakeFirst();
+    return row === undefined ? undefined : toDomain(row);
+  }
+
+  /** Returns whether a row was deleted. */
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('internal_metadata').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}
+
+function toDomain(row: InternalMetadataRow): InternalMetadata {
+  return { id: Number(row.id), gloss: row.gloss, field: row.field, required: Number(row.required) === 1 };
+}

@@ -1,0 +1,96 @@
+import type { Operator } from '../operator.js';
+import type { ApplyContext } from './apply-context.js';
+import { applyApplicationType } from './application-type.op.js';
+import { applyBase64Encode } from './base64-encode.op.js';
+import { applyConstant } from './constant.op.js';
+import { applyDateNormalization } from './date-normalization.op.js';
+import { applyDefault } from './default.op.js';
+import { cloneDocument, getValues, toPlainDocument, type MappingDocument } from './mapping-document.js';
+import { applyMapping } from './mapping.op.js';
+import { applyRegexReplace } from './regex-replace.op.js';
+import { applyTemplate } from './template.op.js';
+
+export type { ApplyContext } from './apply-context.js';
+
+/** One operator's effect on its field; `null` means the field was absent. */
+export interface TraceEntry {
+  /** operator name */
+  operator: string;
+  field: string;
+  before: string[] | null;
+  after: string[] | null;
+  /** present only when the operator failed; the run stopped there */
+  error?: string;
+}
+
+/** The transformed document and one trace entry per operator that ran. */
+export interface ApplyResult {
+  document: MappingDocument;
+  trace: TraceEntry[];
+}
+
+/** Runs one operator; each semantics lives in its own `*.op.ts` file and returns a new document. */
+function applyOne(document: MappingDocument, operator: Operator, context: ApplyContext): MappingDocument {
+  switch (operator.type) {
+    case 'CONSTANT_OP':
+      return applyConstant(document, operator);
+    case 'DEFAULT_OP':
+      return applyDefault(document, operator);
+    case 'TEMPLATE_OP':
+      return applyTemplate(document, operator);
+    case 'DATE_NORMALIZATION_OP':
+      return applyDateNormalization(document, operator, context);
+    case 'REGEX_REPLACE_OP':
+      return applyRegexReplace(document, operator);
+    case 'MAPPING_OP':
+      return applyMapping(document, operator);
+    case 'BASE_64_ENCODE_OP':
+      return applyBase64Encode(document, operator);
+    case 'APPLICATION_TYPE_OP':
+      return applyApplicationType(document, operator, context);
+    default:
+      // Unreachable for well-typed input; stored rows could still carry an unknown type.
+      throw new Error(`Unknown operator type ${String((operator as { type: unknown }).type)}`);
+  }
+}
+
+function snapshot(document: MappingDocument, field: string): string[] | null {
+  const values = getValues(document, field);
+  return values === undefined ? null : [...values];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Applies `operators` in the given order, each seeing the previous one's output. The input document is never
+ * mutated. If an operator throws, its trace entry carries the message with `after` equal to `before`, and the
+ * run stops, returning the document as the last successful operator left it (SAGE's "error containment",
+ * sage-operators.md §8 item 17). Never throws.
+ */
+export function applyOperators(
+  document: MappingDocument,
+  operators: readonly Operator[],
+  context: ApplyContext,
+): ApplyResult {
+  const trace: TraceEntry[] = [];
+  let current = cloneDocument(document);
+  for (const operator of operators) {
+    const before = snapshot(current, operator.field);
+    try {
+      current = applyOne(current, operator, context);
+    } catch (error) {
+      const after = before === null ? null : [...before];
+      trace.push({ operator: operator.name, field: operator.field, before, after, error: messageOf(error) });
+      continue;
+    }
+    trace.push({
+      operator: operator.name,
+      field: operator.field,
+      before,
+      after: snapshot(current, operator.field),
+    });
+  }
+  return { document: toPlainDocument(current), trace };
+}

@@ -1,0 +1,16 @@
+import type { FieldOnlyOperator } from '../operator.js';
+import { getValues, withValues, type MappingDocument } from './mapping-document.js';
+
+/**
+ * BASE_64_ENCODE_OP: each value becomes the standard (RFC 4648 §4) Base64 of its UTF-8 bytes, `=`-padded and
+ * without line breaks, like Java's `Base64.getEncoder()`. Absent field: no-op.
+ */
+export function applyBase64Encode(document: MappingDocument, operator: FieldOnlyOperator): MappingDocument {
+  const current = getValues(document, operator.field);
+  if (current === undefined) return document;
+  return withValues(
+    document,
+    operator.field,
+    current.map((value) => Buffer.from(value, 'utf8').toString('base64')),
+  );
+}

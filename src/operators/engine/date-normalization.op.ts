@@ -1,0 +1,29 @@
+import type { ValueOperator } from '../operator.js';
+import type { ApplyContext } from './apply-context.js';
+import { parseDateInput } from './date-input.js';
+import { compileDatePattern } from './date-pattern.js';
+import { getValues, withValues, type MappingDocument } from './mapping-document.js';
+import { isValidTimeZone } from './time-zone.js';
+
+/**
+ * DATE_NORMALIZATION_OP: each value is parsed strictly (see `date-input.ts`) and, on success, formatted with
+ * the operator's pattern in `context.timeZone`; a value that does not parse is dropped, so the list may become
+ * empty while the key stays (as in SAGE). Absent field: no-op. The zone and the pattern are checked before
+ * the field is looked at, so a misconfiguration is reported on every document rather than on some.
+ */
+export function applyDateNormalization(
+  document: MappingDocument,
+  operator: ValueOperator,
+  context: ApplyContext,
+): MappingDocument {
+  if (!isValidTimeZone(context.timeZone)) throw new Error(`Unknown time zone "${context.timeZone}"`);
+  const format = compileDatePattern(operator.value);
+  const current = getValues(document, operator.field);
+  if (current === undefined) return document;
+  const normalized: string[] = [];
+  for (const value of current) {
+    const instant = parseDateInput(value, context.timeZone);
+    if (instant !== undefined) normalized.push(format(instant, context.timeZone));
+  }
+  return withValues(document, operator.field, normalized);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { checkReplacement, compileRegex } from './regex.js';
+
+function compiled(source: string) {
+  const result = compileRegex(source);
+  if (!result.ok) throw new Error(result.reason);
+  return result.regex;
+}
+
+describe('compileRegex', () => {
+  it.each([
+    '^',
+    '\\d+',
+    '(\\w+)@(\\w+)',
+    '(?<year>\\d{4})-(\\d{2})',
+    'a/b',
+    '\\u{1F600}',
+    '(a+)+$',
+    '[é☕]',
+    '(?i)abc',
+  ])('accepts %j', (source) => {
+    expect(compileRegex(source).ok).toBe(true);
+  });
+
+  it.each([
+    ['[', 'missing closing ]'],
+    ['(', 'missing closing )'],
+    ['(?=x)', 'unsupported'],
+    ['(a)\\1', 'invalid escape'],
+    ['a{1001}', 'invalid repeat count'],
+    ['*', 'missing argument'],
+  ])('refuses %j with a reason', (source, reason) => {
+    const result = compileRegex(source);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toContain(reason);
+  });
+
+  it('matches (a+)+$ against 100 000 characters in linear time', () => {
+    const input = `${'a'.repeat(100_000)}b`;
+    const start = performance.now();
+    const replaced = compiled('(a+)+$').matcher(input).replaceAll('X');
+    const elapsed = performance.now() - start;
+    expect(replaced).toBe(input);
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('translates ECMAScript named groups', () => {
+    expect(compiled('(?<y>\\d{4})').namedGroups()).toEqual({ y: 1 });
+  });
+});
+
+describe('checkReplacement', () => {
+  it.each([
+    ['(a)(b)', '$2$1'],
+    ['(a)(b)', '$02'],
+    ['(a)', '$10'],
+    ['x', '$$1'],
+    ['x', "[$&] $` $'"],
+    ['x', 'cost: $'],
+    ['x', '$x'],
+    ['x', '$<name>'],
+    ['(?<n>x)', '$<n>'],
+    ['(?<n>x)', '$<n'],
+    ['x', 'plain'],
+  ])('accepts regex %j with replacement %j', (regex, replacement) => {
+    expect(checkReplacement(compiled(regex), replacement)).toBeUndefined();
+  });
+
+  it.each([
+    ['x', '$1', 'No group 1'],
+    ['(a)(b)', '$3', 'No group 3'],
+    ['(a)', '$0', 'No group 0'],
+    ['(a)', '$$$2', 'No group 2'],
+    ['(?<n>x)', '$<m>', 'No group named <m>'],
+  ])('refuses regex %j with replacement %j', (regex, replacement, message) => {
+    expect(checkReplacement(compiled(regex), replacement)).toContain(message);
+  });
+});

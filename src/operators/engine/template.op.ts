@@ -1,0 +1,32 @@
+import type { ValueOperator } from '../operator.js';
+import { getValues, withValues, type MappingDocument } from './mapping-document.js';
+
+/**
+ * `{{key}}` placeholders. Braces are excluded from the key, which is the tightest (non-greedy) match and also
+ * gives SAGE's result for stray braces: `{{{a}}}` with a = x yields `{x}`. The key is the inner text trimmed.
+ */
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+
+/**
+ * Fills the template from the document, or returns `undefined` when a placeholder's field is absent or empty.
+ * A multi-valued field contributes its FIRST value (SAGE crashed on those; sage-operators.md §8 item 16).
+ * The replacement is a function, so `$1` or `{{x}}` inside a value is inserted literally, never re-expanded.
+ */
+export function compileTemplate(template: string, document: MappingDocument): string | undefined {
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const first = getValues(document, (match[1] ?? '').trim())?.[0];
+    if (first === undefined) return undefined;
+  }
+  return template.replace(PLACEHOLDER, (_whole, key: string) => getValues(document, key.trim())?.[0] ?? '');
+}
+
+/**
+ * TEMPLATE_OP: sets `field = [filled template]` only when the field is absent or empty; never overwrites.
+ * A template without placeholders sets its literal text (SAGE did nothing, against its evident intent).
+ */
+export function applyTemplate(document: MappingDocument, operator: ValueOperator): MappingDocument {
+  const current = getValues(document, operator.field);
+  if (current !== undefined && current.length > 0) return document;
+  const filled = compileTemplate(operator.value, document);
+  return filled === undefined ? document : withValues(document, operator.field, [filled]);
+}

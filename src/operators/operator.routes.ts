@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { emptySuccess, success } from '../http/envelope.js';
+import { envelopeSchema, payloadOf } from '../http/schemas.js';
+import { requireObjectBody } from '../shared/request-body.js';
+import { entityOf, toOperatorJson, type Operator } from './operator.js';
+import { operatorSchema, operatorTypeSchema } from './operator.api.js';
+import type { OperatorService } from './operator.service.js';
+
+// Stable keys (DECISIONS.md §2): the list is `ArrayList<ConstantOp>` whatever types it holds.
+const LIST_KEY = 'ArrayList<ConstantOp>';
+const TYPES_KEY = 'ArrayList<OperatorType>';
+const tags = ['operators'];
+
+/** A single operator goes under its entity name (`ConstantOp`, `RegexReplaceOp`, …). */
+function one(operator: Operator) {
+  return success(entityOf(operator.type), toOperatorJson(operator));
+}
+
+/** Interface §4.2, ADMIN only (DECISIONS.md §5). */
+export function operatorRoutes(service: OperatorService) {
+  return (app: FastifyInstance): void => {
+    const config = { access: 'ROLE_ADMIN' as const };
+    const single = envelopeSchema({
+      type: 'object',
+      description: 'one key: the entity name, e.g. ConstantOp',
+    });
+
+    app.get(
+      '/operators',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'List all operators, sorted by name',
+          response: { 200: envelopeSchema(payloadOf(LIST_KEY, { type: 'array', items: operatorSchema })) },
+        },
+      },
+      async () => success(LIST_KEY, (await service.list()).map(toOperatorJson)),
+    );
+    app.get(
+      '/operators/types',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'List operator types',
+          response: {
+            200: envelopeSchema(payloadOf(TYPES_KEY, { type: 'array', items: operatorTypeSchema })),
+          },
+        },
+      },
+      () => success(TYPES_KEY, service.types()),
+    );
+    app.post(
+      '/operators',
+      { config, schema: { tags, summary: 'Create', body: operatorSchema, response: { 200: single } } },
+      async (request) => one(await service.create(requireObjectBody(request.body))),
+    );
+    app.put(
+      '/operators',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Update (id required; type cannot change)',
+          body: operatorSchema,
+          response: { 200: single },
+        },
+      },
+      async (request) => one(await service.update(requireObjectBody(request.body))),
+    );
+    app.delete(
+      '/operators',
+      {
+        config,
+        schema: { tags, summary: 'Delete by id', body: operatorSchema, response: { 200: envelopeSchema() } },
+      },
+      async (request) => {
+        await service.delete(requireObjectBody(request.body));
+        return emptySuccess();
+      },
+    );
+  };
+}

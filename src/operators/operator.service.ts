@@ -1,0 +1,98 @@
+import { isUniqueViolation } from '../db/sql-errors.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import { compareByText } from '../shared/compare.js';
+import { ValidationFailedError } from '../shared/errors.js';
+import { checkId, ValidationCollector, type BusinessOperation } from '../shared/validation.js';
+import { entityOf, isOperatorTypeName, OPERATOR_TYPES, type Operator } from './operator.js';
+import { parseOperator } from './operator.parse.js';
+import type { OperatorStore } from './operator.store.js';
+
+type Body = Readonly<Record<string, unknown>>;
+
+/** Use cases of interface §4.2 with the rules of DECISIONS.md §3 (name unique across all types). */
+export class OperatorService {
+  constructor(private readonly store: OperatorStore) {}
+
+  async list(): Promise<Operator[]> {
+    return (await this.store.list()).sort(compareByText((op) => op.name));
+  }
+
+  /** Already sorted by name (code-unit order), as the reference's /operators/types is. */
+  types(): { name: string; entity: string }[] {
+    return OPERATOR_TYPES.map(({ name, entity }) => ({ name, entity }));
+  }
+
+  async create(body: Body): Promise<Operator> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const input = parseOperator(body, collector);
+    const entity = entityFor(body);
+    if (id.kind === 'valid') collector.business('CREATE', await this.idOnCreate(entity, id.id));
+    if (input !== undefined && (await this.store.findByName(input.name)) !== undefined) {
+      collector.business('CREATE', msg.valueExists(entity, 'name', input.name));
+    }
+    if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
+    try {
+      return await this.store.insert(input);
+    } catch (error) {
+      throw nameRace(error, 'CREATE', entity, input.name);
+    }
+  }
+
+  async update(body: Body): Promise<Operator> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const input = parseOperator(body, collector);
+    const entity = entityFor(body);
+    if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(entity));
+    const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
+    if (id.kind === 'valid' && existing === undefined)
+      collector.business('UPDATE', msg.doesNotExist(entity, id.id));
+    if (existing !== undefined && input !== undefined && existing.type !== input.type) {
+      collector.business(
+        'UPDATE',
+        `${entity} with id ${existing.id} cannot change its type from ${existing.type} to ${input.type}`,
+      );
+    }
+    if (existing !== undefined && input !== undefined && input.name !== existing.name) {
+      if ((await this.store.findByName(input.name)) !== undefined) {
+        collector.business('UPDATE', msg.valueExists(entity, 'name', input.name));
+      }
+    }
+    if (input === undefined || existing === undefined || !collector.isValid) {
+      throw new ValidationFailedError(collector.results());
+    }
+    let updated: Operator | undefined;
+    try {
+      updated = await this.store.update({ ...input, id: existing.id } as Operator);
+    } catch (error) {
+      throw nameRace(error, 'UPDATE', entity, input.name);
+    }
+    if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(entity, existing.id));
+    return updated;
+  }
+
+  /** Only the id is needed; `type`, when given, only words the messages. */
+  async delete(body: Body): Promise<void> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const entity = entityFor(body);
+    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(entity));
+    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
+    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(entity, id.id));
+  }
+
+  /** Ids are assigned by the service: an existing id is reported as taken, any other as not ours to set. */
+  private async idOnCreate(entity: string, id: number): Promise<string> {
+    return (await this.store.findById(id)) === undefined ? msg.idOnCreate(entity) : msg.idExists(entity, id);
+  }
+}
+
+/** Messages name the request's entity (`RegexReplaceOp with id 9 does not exist`), else `Operator`. */
+function entityFor(body: Body): string {
+  return isOperatorTypeName(body.type) ? entityOf(body.type) : 'Operator';
+}
+
+function nameRace(error: unknown, operation: BusinessOperation, entity: string, name: string): unknown {
+  return isUniqueViolation(error) ? invalid(operation, msg.valueExists(entity, 'name', name)) : error;
+}

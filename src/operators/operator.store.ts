@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { isOperatorTypeName, type NewOperator, type Operator } from './operator.js';
+import type { OperatorRow, OperatorTable } from './operator.table.js';
+
+/** SQL access to operators; the row ↔ domain mapping lives in `toDomain` / `toColumns`. */
+export class OperatorStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(): Promise<Operator[]> {
+    return (await this.db.selectFrom('operators').selectAll().execute()).map(toDomain);
+  }
+
+  async findById(id: number): Promise<Operator | undefined> {
+    const row = await this.db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : toDomain(row);
+  }
+
+  async findByIds(ids: readonly number[]): Promise<Operator[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('operators')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
+    return rows.map(toDomain);
+  }
+
+  async findByName(name: string): Promise<Operator | undefined> {
+    const row = await this.db.selectFrom('operators').selectAll().where('name', '=', name).executeTakeFirst();
+    return row === undefined ? undefined : toDomain(row);
+  }
+
+  async insert(operator: NewOperator): Promise<Operator> {
+    const row = await this.db
+      .insertInto('operators')
+      .values(toColumns(operator))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toDomain(row);
+  }
+
+  /** Replaces the whole operator (type unchanged, checked by the service); undefined when gone. */
+  async update(operator: Operator): Promise<Operator | undefined> {
+    const row = await this.db
+      .updateTable('operators')
+      .set(toColumns(operator))
+      .where('id', '=', operator.id)
+      .where('type', '=', operator.type)
+      .returningAll()
+      .executeTakeFirst();
+    return row === undefined ? undefined : toDomain(row);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('operators').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}
+
+function toColumns(operator: NewOperator): Omit<OperatorTable, 'id'> {
+  return {
+    type: operator.type,
+    name: operator.name,
+    field: operator.field,
+    value: 'value' in operator ? operator.value : null,
+    regex: 'regex' in operator ? operator.regex : null,
+    mapping: 'mapping' in operator ? JSON.stringify(operator.mapping) : null,
+  };
+}
+
+function toDomain(row: OperatorRow): Operator {
+  const base = { id: Number(row.id), name: row.name, field: row.field };
+  const type = row.type;
+  if (!isOperatorTypeName(type)) throw new Error(`operator ${row.id} has unknown stored type ${type}`);
+  switch (type) {
+    case 'CONSTANT_OP':
+    case 'DEFAULT_OP':
+    case 'TEMPLATE_OP':
+    case 'DATE_NORMALIZATION_OP':
+      return { ...base, type, value: row.value ?? '' };
+    case 'REGEX_REPLACE_OP':
+      return { ...base, type, value: row.value ?? '', regex: row.regex ?? '' };
+    case 'MAPPING_OP':
+      return { ...base, type, mapping: JSON.parse(row.mapping ?? '{}') as Record<string, string> };
+    case 'BASE_64_ENCODE_OP':
+    case 'APPLICATION_TYPE_OP':
+      return { ...base, type };
+  }
+}

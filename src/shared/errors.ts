@@ -1,0 +1,63 @@
+import type { ValidationResults } from './validation.js';
+
+/**
+ * Errors the domain throws. The HTTP layer owns the mapping to statuses and envelopes
+ * (http/error-handler.ts); services never know about HTTP.
+ */
+export abstract class AppError extends Error {
+  abstract readonly code: ErrorCode;
+}
+
+export type ErrorCode =
+  'VALIDATION_FAILED' | 'BAD_REQUEST' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'UPSTREAM_FAILED';
+
+/** A request that is understood but breaks input or business rules: 200 INVALID + ValidationResults. */
+export class ValidationFailedError extends AppError {
+  readonly code = 'VALIDATION_FAILED';
+  constructor(readonly results: ValidationResults) {
+    super('Your request failed validation');
+    this.name = 'ValidationFailedError';
+  }
+}
+
+/** A request that cannot be understood at all (not an object, bad query parameter): 400 ERROR. */
+export class BadRequestError extends AppError {
+  readonly code = 'BAD_REQUEST';
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequestError';
+  }
+}
+
+export class NotFoundError extends AppError {
+  readonly code = 'NOT_FOUND';
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  readonly code = 'UNAUTHENTICATED';
+  constructor(message = 'You are not authorized for request') {
+    super(message);
+    this.name = 'UnauthenticatedError';
+  }
+}
+
+export class ForbiddenError extends AppError {
+  readonly code = 'FORBIDDEN';
+  constructor(message = 'You are not authorized for request') {
+    super(message);
+    this.name = 'ForbiddenError';
+  }
+}
+
+/** An operation that failed against an external system: 200 ERROR with a message naming what failed. */
+export class UpstreamFailedError extends AppError {
+  readonly code = 'UPSTREAM_FAILED';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UpstreamFailedError';
+  }
+}
