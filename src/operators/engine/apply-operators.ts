@@ -83,7 +83,7 @@ export function applyOperators(
     } catch (error) {
       const after = before === null ? null : [...before];
       trace.push({ operator: operator.name, field: operator.field, before, after, error: messageOf(error) });
-      continue;
+      break;
     }
     trace.push({
       operator: operator.name,

@@ -70,8 +70,12 @@ describe('formatDate', () => {
     expect(() => compileDatePattern(pattern)).toThrow(message);
   });
 
-  it('refuses an unknown time zone', () => {
-    expect(() => formatDate(instant, 'yyyy', 'Mars/Olympus')).toThrow('Unknown time zone');
+  it.each(['Mars/Olympus', 'Foo+05', ''])('refuses the unknown time zone %j', (zone) => {
+    expect(() => formatDate(instant, 'yyyy', zone)).toThrow('Unknown time zone');
+  });
+
+  it('refuses an invalid date', () => {
+    expect(() => formatDate(new Date(NaN), 'yyyy', 'UTC')).toThrow('invalid date');
   });
 
   it('round-trips through parseDateInput', () => {

@@ -1,4 +1,4 @@
-import { offsetMillis, zoneName } from './time-zone.js';
+import { isValidTimeZone, offsetMillis, zoneName } from './time-zone.js';
 
 export { parseDateInput } from './date-input.js';
 
@@ -92,6 +92,7 @@ function tokenize(pattern: string): Field[] {
 export function compileDatePattern(pattern: string): DateFormatter {
   const fields = tokenize(pattern);
   return (instant, timeZone) => {
+    if (Number.isNaN(instant.getTime())) throw new Error('Cannot format an invalid date');
     const offset = offsetMillis(timeZone, instant.getTime());
     if (Number.isNaN(offset)) throw new Error(`Unknown time zone "${timeZone}"`);
     const wall = new Date(instant.getTime() + offset);
@@ -101,5 +102,7 @@ export function compileDatePattern(pattern: string): DateFormatter {
 
 /** Formats `instant` with Java `SimpleDateFormat` semantics in `timeZone` (`Z` → `-0500`, `z` → `CDT`). */
 export function formatDate(instant: Date, pattern: string, timeZone: string): string {
+  // Checked here rather than per call of a compiled formatter: building an Intl formatter is not cheap.
+  if (!isValidTimeZone(timeZone)) throw new Error(`Unknown time zone "${timeZone}"`);
   return compileDatePattern(pattern)(instant, timeZone);
 }

@@ -39,10 +39,13 @@ describe('REGEX_REPLACE_OP', () => {
     ['(?=look)', 'xx', 'Invalid regex'],
     ['(\\w+)', '$2', 'No group 2'],
     ['\\w+', '$1', 'No group 1'],
-  ])('throws for regex %j with replacement %j, even on an absent field', (regex, value, message) => {
-    expect(() => applyRegexReplace({ f: ['abc'] }, op(regex, value))).toThrow(message);
-    expect(() => applyRegexReplace({}, op(regex, value))).toThrow(message);
-  });
+  ])(
+    'throws for regex %j with its replacement (case %#), even on an absent field',
+    (regex, value, message) => {
+      expect(() => applyRegexReplace({ f: ['abc'] }, op(regex, value))).toThrow(message);
+      expect(() => applyRegexReplace({}, op(regex, value))).toThrow(message);
+    },
+  );
 
   it('finishes (a+)+$ on a 100 000-character aaaa…b input promptly', () => {
     const input = `${'a'.repeat(100_000)}b`;

@@ -62,7 +62,7 @@ describe('checkReplacement', () => {
     ['(?<n>x)', '$<n>'],
     ['(?<n>x)', '$<n'],
     ['x', 'plain'],
-  ])('accepts regex %j with replacement %j', (regex, replacement) => {
+  ])('accepts regex %j with its replacement (case %#)', (regex, replacement) => {
     expect(checkReplacement(compiled(regex), replacement)).toBeUndefined();
   });
 
@@ -72,7 +72,7 @@ describe('checkReplacement', () => {
     ['(a)', '$0', 'No group 0'],
     ['(a)', '$$$2', 'No group 2'],
     ['(?<n>x)', '$<m>', 'No group named <m>'],
-  ])('refuses regex %j with replacement %j', (regex, replacement, message) => {
+  ])('refuses regex %j with its replacement (case %#)', (regex, replacement, message) => {
     expect(checkReplacement(compiled(regex), replacement)).toContain(message);
   });
 });
