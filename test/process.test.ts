@@ -65,8 +65,8 @@ async function start(): Promise<Running> {
         resolve(Number(match[1]));
       }
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
   });
   return { child, port, logs, exited };
 }

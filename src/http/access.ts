@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 /** Roles, highest first (DECISIONS.md §5). A route names the lowest role that may call it. */
 export type Role = 'ROLE_ADMIN' | 'ROLE_CURATOR' | 'ROLE_USER' | 'ROLE_ANONYMOUS';
@@ -28,7 +28,7 @@ declare module 'fastify' {
 }
 
 export function accessHook(authorizer: Authorizer) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  return async (request: FastifyRequest): Promise<void> => {
     const required = request.routeOptions.config.access;
     if (required === undefined || required === 'ROLE_ANONYMOUS') return;
     await authorizer.authorize(request, required);

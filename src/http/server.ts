@@ -48,7 +48,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // Route schemas describe the API for OpenAPI. Input is checked by each capability's validators so
   // that failures carry the reference's messages as INVALID envelopes; responses are serialized as
   // built by http/envelope.ts, keeping its key order.
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setValidatorCompiler(() => (data: unknown) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // The API speaks JSON; a capability that accepts another media type registers its own parser.
   app.removeContentTypeParser('text/plain');

@@ -58,5 +58,5 @@ export class InternalMetadataStore {
 }
 
 function toDomain(row: InternalMetadataRow): InternalMetadata {
-  return { id: Number(row.id), gloss: row.gloss, field: row.field, required: Number(row.required) === 1 };
+  return { id: row.id, gloss: row.gloss, field: row.field, required: row.required === 1 };
 }

@@ -60,7 +60,11 @@ export class OperatorApplyService {
     const found = new Map((await this.operators.findByIds([...new Set(ids)])).map((op) => [op.id, op]));
     const missing = ids.filter((id) => !found.has(id));
     for (const id of missing) collector.business('READ', msg.doesNotExist('Operator', id));
-    return missing.length > 0 ? undefined : ids.map((id) => found.get(id) as Operator);
+    if (missing.length > 0) return undefined;
+    return ids.flatMap((id) => {
+      const operator = found.get(id);
+      return operator === undefined ? [] : [operator];
+    });
   }
 }
 

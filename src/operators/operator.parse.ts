@@ -1,5 +1,5 @@
 import { checkString, type ValidationCollector } from '../shared/validation.js';
-import { compileRegex } from './engine/regex.js';
+import { checkReplacement, compileRegex } from './engine/regex.js';
 import { isValidDatePattern } from './engine/date-pattern.js';
 import { isOperatorTypeName, OPERATOR_TYPES, type NewOperator, type OperatorTypeName } from './operator.js';
 import {
@@ -39,7 +39,7 @@ export function parseOperator(body: Body, collector: ValidationCollector): NewOp
   const field = checkString(body, fieldRule(type), collector);
   const parsed = parseTypeSpecific(type, body, collector);
   if (name === undefined || field === undefined || parsed === undefined) return undefined;
-  return { ...parsed, name, field } as NewOperator;
+  return { ...parsed, name, field };
 }
 
 type TypeSpecific =
@@ -78,6 +78,16 @@ function parseTypeSpecific(
             'regex',
             'pattern',
             `A regex replace operator regex must be a valid regular expression: ${compiled.reason}`,
+          );
+          return undefined;
+        }
+        // A replacement naming a group the regex lacks would fail on every document: refuse it now.
+        const badReplacement = value === undefined ? undefined : checkReplacement(compiled.regex, value);
+        if (badReplacement !== undefined) {
+          collector.add(
+            'value',
+            'pattern',
+            `A regex replace operator value is not a valid replacement: ${badReplacement}`,
           );
           return undefined;
         }

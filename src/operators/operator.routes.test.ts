@@ -280,3 +280,20 @@ describe('operators: rules', () => {
     expect(body(response).payload).toEqual(invalid(messages as Record<string, Record<string, string>>));
   });
 });
+
+describe('operators: replacement references', () => {
+  it('refuses a replacement naming a group the regex lacks', async () => {
+    const response = await sendJson(t.app, 'POST', URL, {
+      type: 'REGEX_REPLACE_OP',
+      name: 'Groups',
+      field: 'title',
+      value: '$2',
+      regex: '(a)',
+    });
+    const messages = (
+      body(response).payload.ValidationResults as { messages: Record<string, Record<string, string>> }
+    ).messages;
+    expect(messages.value?.pattern).toMatch(/^A regex replace operator value is not a valid replacement: /);
+    expect(await listed()).toEqual([]);
+  });
+});

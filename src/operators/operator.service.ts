@@ -64,7 +64,7 @@ export class OperatorService {
     }
     let updated: Operator | undefined;
     try {
-      updated = await this.store.update({ ...input, id: existing.id } as Operator);
+      updated = await this.store.update({ ...input, id: existing.id });
     } catch (error) {
       throw nameRace(error, 'UPDATE', entity, input.name);
     }

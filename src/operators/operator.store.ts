@@ -70,7 +70,7 @@ function toColumns(operator: NewOperator): Omit<OperatorTable, 'id'> {
 }
 
 function toDomain(row: OperatorRow): Operator {
-  const base = { id: Number(row.id), name: row.name, field: row.field };
+  const base = { id: row.id, name: row.name, field: row.field };
   const type = row.type;
   if (!isOperatorTypeName(type)) throw new Error(`operator ${row.id} has unknown stored type ${type}`);
   switch (type) {

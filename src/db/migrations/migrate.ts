@@ -20,6 +20,6 @@ class ListedMigrations implements MigrationProvider {
 export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: SqlDialect): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new ListedMigrations(dialect) });
   const { error, results } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  if (error !== undefined) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
