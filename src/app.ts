@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { AuthService, DEFAULT_AUTH_SETTINGS } from './auth/auth.service.js';
+import { LoginAttemptStore, SessionStore } from './auth/session.store.js';
+import { TokenAuthorizer } from './auth/token-authorizer.js';
 import { healthRoutes } from './health/health.routes.js';
-import { OpenAuthorizer, type Authorizer } from './http/access.js';
 import { createHttpServer } from './http/server.js';
 import { internalMetadataRoutes } from './internal-metadata/internal-metadata.routes.js';
 import { InternalMetadataService } from './internal-metadata/internal-metadata.service.js';
@@ -13,6 +16,10 @@ import { OperatorApplyService } from './operators/operator-apply.service.js';
 import { operatorRoutes } from './operators/operator.routes.js';
 import { OperatorService } from './operators/operator.service.js';
 import { OperatorStore } from './operators/operator.store.js';
+import { ensureInitialAdmin } from './users/initial-admin.js';
+import { userRoutes } from './users/user.routes.js';
+import { UserService } from './users/user.service.js';
+import { UserStore } from './users/user.store.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -41,7 +48,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     () => internalMetadata.requiredFields(),
     () => Promise.resolve(undefined),
   );
-  const authorizer: Authorizer = new OpenAuthorizer();
+  const userStore = new UserStore(db);
+  const auth = new AuthService(userStore, new SessionStore(db), new LoginAttemptStore(db), {
+    ...DEFAULT_AUTH_SETTINGS,
+    tokenTtlMs: config.tokenTtlMinutes * 60_000,
+  });
+  const users = new UserService(userStore, (userId) => auth.revokeAll(userId));
+  const authorizer = new TokenAuthorizer(auth);
 
   const app = await createHttpServer({
     config,
@@ -49,6 +62,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: options.logger,
     routes: [
       healthRoutes(db),
+      authRoutes(auth),
+      userRoutes(users, auth, config.bodyLimit),
       internalMetadataRoutes(internalMetadata),
       operatorRoutes(operators),
       operatorApplyRoutes(apply),
@@ -57,5 +72,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await db.destroy();
   });
+  try {
+    await ensureInitialAdmin(userStore, config, app.log);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return app;
 }

@@ -152,7 +152,7 @@ describe.each(ENDPOINTS)('%s %s', (method, url) => {
     const response = await t.app.inject({
       method,
       url,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.adminToken}` },
       payload: raw,
     });
     expectCleanRefusal(response);

@@ -27,6 +27,7 @@ function environment(): NodeJS.ProcessEnv {
     LOG_LEVEL: 'info',
   };
   delete env.DATABASE_URL;
+  delete env.SCRIPTORIUM_ADMIN_PASSWORD;
   if (database.config.kind === 'postgres') {
     const url = new URL(TEST_POSTGRES_URL);
     url.searchParams.set('options', `-c search_path=${database.config.schema ?? 'public'}`);
@@ -76,10 +77,13 @@ function request(
   method: string,
   url: string,
   payload?: string,
+  token?: string,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
     const req = http.request(
-      { port, method, path: url, host: '127.0.0.1', headers: { 'content-type': 'application/json' } },
+      { port, method, path: url, host: '127.0.0.1', headers },
       (res) => {
         let data = '';
         res.on('data', (chunk: Buffer) => (data += chunk.toString()));
@@ -91,6 +95,13 @@ function request(
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+async function signIn(port: number, password: string): Promise<string> {
+  const response = await request(port, 'POST', '/auth/login', JSON.stringify({ username: 'admin', password }));
+  const parsed = JSON.parse(response.body) as { meta: { status: string }; payload: { AuthToken?: { token: string } } };
+  expect(parsed.meta.status).toBe('SUCCESS');
+  return parsed.payload.AuthToken?.token ?? '';
 }
 
 beforeAll(async () => {
@@ -108,8 +119,12 @@ describe(`the service process on ${testDialect}`, () => {
     const health = await request(first.port, 'GET', '/health');
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toMatchObject({ meta: { status: 'SUCCESS' } });
-    expect(first.logs.join('')).toMatch(/"reqId":"[0-9a-f-]{36}"/);
     if (testDialect === 'sqlite') expect(fs.existsSync(path.join(dataDir, 'scriptorium.sqlite'))).toBe(true);
+
+    // First start: the administrator is created with a generated password, printed once.
+    const generated = /generated password: (\S+) /.exec(first.logs.join(''))?.[1];
+    expect(generated).toBeDefined();
+    const token = await signIn(first.port, generated ?? '');
 
     // Begin a request, signal, then finish the body: the request must still be answered.
     const payload = JSON.stringify({ gloss: 'Title', field: 'title', required: true });
@@ -123,6 +138,7 @@ describe(`the service process on ${testDialect}`, () => {
           headers: {
             'content-type': 'application/json',
             'content-length': String(Buffer.byteLength(payload)),
+            authorization: `Bearer ${token}`,
           },
         },
         (res) => {
@@ -145,9 +161,13 @@ describe(`the service process on ${testDialect}`, () => {
     expect(JSON.parse(inFlight.body)).toMatchObject({ meta: { status: 'SUCCESS' } });
     expect(await first.exited).toBe(0);
     expect(first.logs.join('')).toContain('closed cleanly');
+    expect(first.logs.join('')).toMatch(/"reqId":"[0-9a-f-]{36}"/);
 
+    // Second start: the administrator is kept as it was, and the first session is still valid.
     const second = await start();
-    const list = await request(second.port, 'GET', '/internal/metadata');
+    expect(second.logs.join('')).not.toContain('Created administrator');
+    await signIn(second.port, generated ?? '');
+    const list = await request(second.port, 'GET', '/internal/metadata', undefined, token);
     expect(JSON.parse(list.body)).toMatchObject({
       payload: { 'ArrayList<InternalMetadata>': [{ field: 'title', required: true }] },
     });

@@ -38,4 +38,19 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).not.toContain('secret');
     expect(problems.some((p) => p.startsWith('PORT'))).toBe(true);
   });
+
+  it('reads the embedded repository transaction timeout and binary limit', () => {
+    const defaults = loadConfig({});
+    expect(defaults.repositoryTxTimeoutSeconds).toBe(180);
+    expect(defaults.repositoryMaxBinaryBytes).toBe(2 ** 40);
+    const set = loadConfig({
+      SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS: '5',
+      SCRIPTORIUM_REPOSITORY_MAX_BINARY_BYTES: '4096',
+    });
+    expect(set.repositoryTxTimeoutSeconds).toBe(5);
+    expect(set.repositoryMaxBinaryBytes).toBe(4096);
+    expect(() => loadConfig({ SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS: '0' })).toThrow(
+      /SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS must be an integer from 1 to 86400/,
+    );
+  });
 });

@@ -24,7 +24,13 @@ export interface Config {
   readonly embeddedRepository: boolean;
   readonly repositoryUsername: string;
   readonly repositoryPassword: string | undefined;
+  /** How long an embedded-repository transaction lives without activity, in seconds (Fedora: 3 minutes). */
+  readonly repositoryTxTimeoutSeconds: number;
+  /** Largest binary the embedded repository accepts, in bytes (413 above it). */
+  readonly repositoryMaxBinaryBytes: number;
   readonly logLevel: LogLevel;
+  /** How long a sign-in token lives, in minutes. */
+  readonly tokenTtlMinutes: number;
   /** Largest JSON body accepted, in bytes (413 above it). */
   readonly bodyLimit: number;
 }
@@ -101,7 +107,10 @@ export function loadConfig(env: Env): Config {
     embeddedRepository: flag('SCRIPTORIUM_EMBEDDED_REPOSITORY', true),
     repositoryUsername: text('SCRIPTORIUM_REPOSITORY_USERNAME', 'fedoraAdmin'),
     repositoryPassword: optional('SCRIPTORIUM_REPOSITORY_PASSWORD'),
+    repositoryTxTimeoutSeconds: integer('SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS', 180, 1, 86_400),
+    repositoryMaxBinaryBytes: integer('SCRIPTORIUM_REPOSITORY_MAX_BINARY_BYTES', 2 ** 40, 1024, 2 ** 50),
     logLevel: logLevel ?? 'info',
+    tokenTtlMinutes: integer('SCRIPTORIUM_TOKEN_TTL_MINUTES', 480, 1, 60 * 24 * 30),
     bodyLimit: integer('SCRIPTORIUM_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
   };
   if (problems.length > 0) throw new ConfigError(problems);

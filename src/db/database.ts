@@ -1,10 +1,29 @@
+import type { LoginAttemptTable, SessionTable } from '../auth/auth.table.js';
 import type { InternalMetadataTable } from '../internal-metadata/internal-metadata.table.js';
 import type { OperatorTable } from '../operators/operator.table.js';
+import type {
+  RepoLockTable,
+  RepoMementoTable,
+  RepoResourceTable,
+  RepoTombstoneTable,
+  RepoTransactionTable,
+  RepoTxStagedTable,
+} from '../repository/store/repository.table.js';
+import type { UserTable } from '../users/user.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
 export interface Database {
+  repo_resources: RepoResourceTable;
+  repo_tombstones: RepoTombstoneTable;
+  repo_mementos: RepoMementoTable;
+  repo_transactions: RepoTransactionTable;
+  repo_tx_staged: RepoTxStagedTable;
+  repo_locks: RepoLockTable;
   internal_metadata: InternalMetadataTable;
   operators: OperatorTable;
+  users: UserTable;
+  sessions: SessionTable;
+  login_attempts: LoginAttemptTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -9,7 +9,6 @@ export function healthRoutes<DB>(db: Kysely<DB>) {
     app.get(
       '/health',
       {
-        config: { access: 'ROLE_ANONYMOUS' },
         schema: {
           tags: ['health'],
           summary: 'Liveness and database check',

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, login, sendJson, type TestApp } from '../test-support/test-app.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -7,6 +7,8 @@ interface Call {
   method: Method;
   url: string;
   payload?: unknown;
+  /** Defaults to the administrator's token; null sends none. */
+  token?: string | null;
 }
 interface RouteCases {
   /** Prepares rows and returns a request that must succeed. */
@@ -14,6 +16,8 @@ interface RouteCases {
   /** A request that must fail, with its expected HTTP and envelope status; null when the route takes no input. */
   failure: { call: Call; http: number; status: string } | null;
 }
+
+const newUser = (name: string) => ({ username: name, password: 'a-long-password', role: 'ROLE_USER' });
 
 const metadatum = { gloss: 'Title', field: 'title', required: true };
 const operator = { type: 'CONSTANT_OP', name: 'Org', field: 'organization', value: 'TAMU' };
@@ -27,8 +31,53 @@ async function createMetadatum(t: TestApp): Promise<number> {
   return (body(response).payload.InternalMetadata as { id: number }).id;
 }
 
+async function createUserId(t: TestApp, name: string): Promise<number> {
+  const response = await sendJson(t.app, 'POST', '/user/create', newUser(name));
+  return (body(response).payload.User as { id: number }).id;
+}
+
 /** Every API route and how to make it succeed and fail. A route missing here fails the walk below. */
 const CASES: Record<string, RouteCases> = {
+  'POST /auth/login': {
+    success: () => Promise.resolve({ method: 'POST', url: '/auth/login', payload: { username: 'admin', password: 'test-admin-password' } }),
+    failure: { call: { method: 'POST', url: '/auth/login', payload: { username: 'admin', password: 'wrong-password' } }, http: 200, status: 'INVALID' },
+  },
+  'POST /auth/logout': {
+    success: async (t) => ({ method: 'POST', url: '/auth/logout', token: await login(t.app, 'admin', 'test-admin-password') }),
+    failure: { call: { method: 'POST', url: '/auth/logout', token: 'not-a-token' }, http: 401, status: 'UNAUTHORIZED' },
+  },
+  'GET /user/credentials': {
+    success: () => Promise.resolve({ method: 'GET', url: '/user/credentials' }),
+    failure: { call: { method: 'GET', url: '/user/credentials', token: null }, http: 401, status: 'UNAUTHORIZED' },
+  },
+  'GET /user/all': {
+    success: () => Promise.resolve({ method: 'GET', url: '/user/all' }),
+    failure: { call: { method: 'GET', url: '/user/all', token: null }, http: 401, status: 'UNAUTHORIZED' },
+  },
+  'POST /user/create': {
+    success: () => Promise.resolve({ method: 'POST', url: '/user/create', payload: newUser('walker') }),
+    failure: { call: { method: 'POST', url: '/user/create', payload: { ...newUser('x'), role: 'ROLE_KING' } }, http: 200, status: 'INVALID' },
+  },
+  'POST /user/update': {
+    success: async (t) => ({ method: 'POST', url: '/user/update', payload: { id: await createUserId(t, 'updated'), firstName: 'Up', role: 'ROLE_CURATOR' } }),
+    failure: { call: { method: 'POST', url: '/user/update', payload: { id: 9999, firstName: 'Nobody' } }, http: 200, status: 'INVALID' },
+  },
+  'POST /user/delete': {
+    success: async (t) => ({ method: 'POST', url: '/user/delete', payload: { id: await createUserId(t, 'deleted') } }),
+    failure: { call: { method: 'POST', url: '/user/delete', payload: { id: 9999 } }, http: 200, status: 'INVALID' },
+  },
+  'GET /user/delete': {
+    success: async (t) => ({ method: 'GET', url: '/user/delete', payload: { id: await createUserId(t, 'deleted-by-get') } }),
+    failure: { call: { method: 'GET', url: '/user/delete', payload: '{"id":' }, http: 400, status: 'ERROR' },
+  },
+  'POST /user/password': {
+    success: async (t) => {
+      await createUserId(t, 'changer');
+      const token = await login(t.app, 'changer', 'a-long-password');
+      return { method: 'POST', url: '/user/password', token, payload: { currentPassword: 'a-long-password', newPassword: 'another-long-password' } };
+    },
+    failure: { call: { method: 'POST', url: '/user/password', payload: { currentPassword: 'wrong', newPassword: 'another-long-password' } }, http: 200, status: 'INVALID' },
+  },
   'GET /health': { success: () => Promise.resolve({ method: 'GET', url: '/health' }), failure: null },
   'GET /internal/metadata': {
     success: () => Promise.resolve({ method: 'GET', url: '/internal/metadata' }),
@@ -137,15 +186,16 @@ afterEach(async () => {
 });
 
 async function send(call: Call) {
-  if (typeof call.payload === 'string') {
+  if (typeof call.payload === 'string' || (call.method === 'GET' && call.payload !== undefined)) {
+    const raw = typeof call.payload === 'string' ? call.payload : JSON.stringify(call.payload);
     return t.app.inject({
       method: call.method,
       url: call.url,
-      headers: { 'content-type': 'application/json' },
-      payload: call.payload,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.adminToken}` },
+      payload: raw,
     });
   }
-  return sendJson(t.app, call.method, call.url, call.payload);
+  return sendJson(t.app, call.method, call.url, call.payload, call.token === undefined ? {} : { token: call.token });
 }
 
 describe('every registered route answers the envelope and the security headers', () => {
@@ -192,7 +242,7 @@ describe('HTTP status rules of DECISIONS.md §2', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/internal/metadata',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.adminToken}` },
       payload: '{"gloss":',
     });
     expect(response.statusCode).toBe(400);
@@ -225,7 +275,7 @@ describe('HTTP status rules of DECISIONS.md §2', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/operators',
-      headers: { 'content-type': 'text/plain' },
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${t.adminToken}` },
       payload: 'hello',
     });
     expect(response.statusCode).toBe(415);
@@ -233,10 +283,16 @@ describe('HTTP status rules of DECISIONS.md §2', () => {
   });
 
   it('answers a bug with 500 and a generic message that hides the details', async () => {
-    t.app.get('/test-only/boom', { config: { access: 'ROLE_ANONYMOUS' } }, () => {
-      throw new Error('secret internal detail');
+    await t.close();
+    // Simulate a defect on a real route: a hook that throws an unexpected error.
+    t = await buildTestApp({}, {
+      beforeReady: (app) => {
+        app.addHook('preHandler', async (request) => {
+          if (request.url === '/operators/types') throw new Error('secret internal detail');
+        });
+      },
     });
-    const response = await sendJson(t.app, 'GET', '/test-only/boom');
+    const response = await sendJson(t.app, 'GET', '/operators/types');
     expect(response.statusCode).toBe(500);
     expectHeaders(response.headers);
     expectEnvelope(response.body, 'ERROR');

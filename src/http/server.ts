@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
-import { accessHook, type Authorizer } from './access.js';
+import { accessHook, type Authorizer, type Role } from './access.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
+import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
 /** A registered route, as the route-walking tests and the authorization table see it. */
@@ -56,8 +57,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routeTable.push({ method, url: route.url, access: route.config?.access });
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+    if (methods.length === 0 || isOutsideRoleModel(route.url)) {
+      for (const method of methods) routeTable.push({ method, url: route.url, access: undefined });
+      return;
+    }
+    const access = requiredRole(methods, route.url, route.config?.access);
+    route.config = { ...route.config, access };
+    for (const method of methods) routeTable.push({ method, url: route.url, access });
   });
 
   registerSecurityHeaders(app);
@@ -66,4 +73,20 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   await registerOpenApi(app);
   for (const routes of options.routes) await app.register(async (scope) => routes(scope));
   return app;
+}
+
+/**
+ * The role a route needs, from the permission table. Registration fails for a route without an entry,
+ * or one that declares a different role in its own config, so the table cannot drift from the routes.
+ */
+function requiredRole(methods: readonly string[], url: string, declared: Role | undefined): Role {
+  const roles = new Set(methods.map((method) => PERMISSIONS[permissionKey(method, url)]));
+  const [role] = roles;
+  if (roles.size !== 1 || role === undefined) {
+    throw new Error(`Route ${methods.join('|')} ${url} has no single entry in http/permissions.ts`);
+  }
+  if (declared !== undefined && declared !== role) {
+    throw new Error(`Route ${methods.join('|')} ${url} declares ${declared} but the permission table says ${role}`);
+  }
+  return role;
 }

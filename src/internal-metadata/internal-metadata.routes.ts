@@ -12,13 +12,11 @@ const tags = ['internal metadata'];
 /** Interface §4.1, ADMIN only (DECISIONS.md §5). */
 export function internalMetadataRoutes(service: InternalMetadataService) {
   return (app: FastifyInstance): void => {
-    const config = { access: 'ROLE_ADMIN' as const };
     const one = envelopeSchema(payloadOf(ITEM_KEY, internalMetadataSchema));
 
     app.get(
       '/internal/metadata',
       {
-        config,
         schema: {
           tags,
           summary: 'List internal metadata, sorted by gloss',
@@ -31,13 +29,12 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
     );
     app.post(
       '/internal/metadata',
-      { config, schema: { tags, summary: 'Create', body: internalMetadataSchema, response: { 200: one } } },
+      { schema: { tags, summary: 'Create', body: internalMetadataSchema, response: { 200: one } } },
       async (request) => success(ITEM_KEY, await service.create(requireObjectBody(request.body))),
     );
     app.put(
       '/internal/metadata',
       {
-        config,
         schema: {
           tags,
           summary: 'Update (id required)',
@@ -50,7 +47,6 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
     app.delete(
       '/internal/metadata',
       {
-        config,
         schema: {
           tags,
           summary: 'Delete by id',

@@ -11,7 +11,6 @@ export function operatorApplyRoutes(service: OperatorApplyService) {
     app.post(
       '/operators/apply',
       {
-        config: { access: 'ROLE_ADMIN' },
         schema: {
           tags: ['operators'],
           summary: 'Apply stored operators, in the given order, to a document',

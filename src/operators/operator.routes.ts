@@ -19,7 +19,6 @@ function one(operator: Operator) {
 /** Interface §4.2, ADMIN only (DECISIONS.md §5). */
 export function operatorRoutes(service: OperatorService) {
   return (app: FastifyInstance): void => {
-    const config = { access: 'ROLE_ADMIN' as const };
     const single = envelopeSchema({
       type: 'object',
       description: 'one key: the entity name, e.g. ConstantOp',
@@ -28,7 +27,6 @@ export function operatorRoutes(service: OperatorService) {
     app.get(
       '/operators',
       {
-        config,
         schema: {
           tags,
           summary: 'List all operators, sorted by name',
@@ -40,7 +38,6 @@ export function operatorRoutes(service: OperatorService) {
     app.get(
       '/operators/types',
       {
-        config,
         schema: {
           tags,
           summary: 'List operator types',
@@ -53,13 +50,12 @@ export function operatorRoutes(service: OperatorService) {
     );
     app.post(
       '/operators',
-      { config, schema: { tags, summary: 'Create', body: operatorSchema, response: { 200: single } } },
+      { schema: { tags, summary: 'Create', body: operatorSchema, response: { 200: single } } },
       async (request) => one(await service.create(requireObjectBody(request.body))),
     );
     app.put(
       '/operators',
       {
-        config,
         schema: {
           tags,
           summary: 'Update (id required; type cannot change)',
@@ -72,7 +68,6 @@ export function operatorRoutes(service: OperatorService) {
     app.delete(
       '/operators',
       {
-        config,
         schema: { tags, summary: 'Delete by id', body: operatorSchema, response: { 200: envelopeSchema() } },
       },
       async (request) => {

@@ -8,22 +8,38 @@ import { createTestDatabase } from './test-database.js';
 export interface TestApp {
   readonly app: FastifyInstance;
   readonly config: Config;
+  /** A token of the initial administrator; `sendJson` sends it unless told otherwise. */
+  readonly adminToken: string;
   close(): Promise<void>;
 }
 
+export const TEST_ADMIN = { username: 'admin', password: 'test-admin-password' } as const;
+
+/** The token `sendJson` sends by default for each app. */
+const defaultTokens = new WeakMap<FastifyInstance, string>();
+
 /** A real app on a fresh database of the dialect under test; no port is opened. */
-export async function buildTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  overrides: Partial<Config> = {},
+  options: { beforeReady?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config: Config = {
     ...loadConfig({ SCRIPTORIUM_DATA_DIR: path.join(os.tmpdir(), 'scriptorium-test') }),
     database: database.config,
     logLevel: 'silent',
+    adminUsername: TEST_ADMIN.username,
+    adminPassword: TEST_ADMIN.password,
     ...overrides,
   };
   const app = await buildApp(config, { logger: false });
+  options.beforeReady?.(app);
+  const adminToken = await login(app, TEST_ADMIN.username, TEST_ADMIN.password);
+  defaultTokens.set(app, adminToken);
   return {
     app,
     config,
+    adminToken,
     close: async () => {
       await app.close();
       await database.drop();
@@ -41,17 +57,54 @@ export function body(response: LightMyRequestResponse): EnvelopeBody {
   return response.json<EnvelopeBody>();
 }
 
-/** Sends a JSON request the way the interface's clients do. */
+/**
+ * Sends a JSON request the way the interface's clients do, signed in as the app's administrator unless
+ * `token` names another token (or null for an anonymous request).
+ */
 export function sendJson(
   app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   url: string,
   payload?: unknown,
+  options: { token?: string | null } = {},
 ) {
+  const token = options.token === undefined ? defaultTokens.get(app) : options.token;
   return app.inject({
     method,
     url,
-    headers: { 'content-type': 'application/json;charset=UTF-8' },
+    headers: {
+      ...(payload === undefined ? {} : { 'content-type': 'application/json;charset=UTF-8' }),
+      ...(token === null || token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
     ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
   });
+}
+
+/** Signs in and returns the token; fails the test when sign-in does not succeed. */
+export async function login(app: FastifyInstance, username: string, password: string): Promise<string> {
+  const response = await sendJson(app, 'POST', '/auth/login', { username, password }, { token: null });
+  const envelope = body(response);
+  if (envelope.meta.status !== 'SUCCESS') throw new Error(`login as ${username} failed: ${response.body}`);
+  return (envelope.payload.AuthToken as { token: string }).token;
+}
+
+/** Creates a user with the given role (as the administrator) and returns their id and token. */
+export async function createUser(
+  t: TestApp,
+  role: 'ROLE_ADMIN' | 'ROLE_CURATOR' | 'ROLE_USER',
+  username = `${role.slice(5).toLowerCase()}-${String(Math.random()).slice(2, 8)}`,
+): Promise<{ id: number; username: string; token: string }> {
+  const password = 'a-long-password';
+  const response = await sendJson(t.app, 'POST', '/user/create', {
+    username,
+    password,
+    role,
+    firstName: 'Test',
+    lastName: 'User',
+    email: `${username}@example.org`,
+  });
+  const envelope = body(response);
+  if (envelope.meta.status !== 'SUCCESS') throw new Error(`creating ${username} failed: ${response.body}`);
+  const id = (envelope.payload.User as { id: number }).id;
+  return { id, username, token: await login(t.app, username, password) };
 }

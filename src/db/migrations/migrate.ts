@@ -1,11 +1,15 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { SqlDialect } from '../database.js';
 import { metadataMappingMigration } from './001-metadata-mapping.js';
+import { repositoryMigration } from './004-repository.js';
+import { usersMigration } from './003-users.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
   return {
     '001-metadata-mapping': metadataMappingMigration(dialect),
+    '003-users': usersMigration(dialect),
+    '004-repository': repositoryMigration(dialect),
   };
 }
 

@@ -1,0 +1,198 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+
+export const GOAL_RATIO = 0.5;
+
+/** What one autocannon run measured, plus every way a response could have gone wrong. */
+export interface RunFigures {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  responses: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  /** 2xx answers whose body is not a SUCCESS envelope (validation failures are HTTP 200 INVALID). */
+  notSuccess: number;
+}
+
+export interface ScenarioResult {
+  database: string;
+  key: string;
+  label: string;
+  hasGoal: boolean;
+  runs: { run: number; baseline: RunFigures; target: RunFigures }[];
+  /** A check made after the runs, e.g. that every successful POST created exactly one row. */
+  check?: { ok: boolean; text: string };
+}
+
+export interface Summary {
+  database: string;
+  scenario: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  baselineReqPerSec: number;
+  baselineP50Ms: number;
+  baselineP99Ms: number;
+  ratio: number;
+  goal: 'met' | 'missed' | 'n/a';
+  problems: string[];
+}
+
+export interface Report {
+  date: string;
+  machine: Record<string, string | number>;
+  settings: Record<string, string | number>;
+  summary: Summary[];
+  /** True when every scenario with a goal reached it and no run had a failed response. */
+  goalHolds: boolean;
+  scenarios: ScenarioResult[];
+}
+
+export function figures(result: autocannon.Result): RunFigures {
+  return {
+    reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    responses: result.requests.total,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    notSuccess: result.mismatches,
+  };
+}
+
+/** "3 non-2xx, 1 errors", or '' for a clean run. */
+export function runProblems(run: RunFigures): string {
+  const counts: [number, string][] = [
+    [run.errors, 'errors'],
+    [run.timeouts, 'timeouts'],
+    [run.non2xx, 'non-2xx'],
+    [run.notSuccess, 'non-SUCCESS bodies'],
+  ];
+  if (run.responses === 0) counts.push([1, 'no responses at all']);
+  return counts
+    .filter(([count]) => count > 0)
+    .map(([count, what]) => `${count} ${what}`)
+    .join(', ');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Medians over the runs, each figure on its own; ratio = median target req/s ÷ median baseline req/s. */
+export function summarize(result: ScenarioResult): Summary {
+  const of = (side: 'baseline' | 'target', key: 'reqPerSec' | 'p50Ms' | 'p99Ms') =>
+    median(result.runs.map((run) => run[side][key]));
+  const problems: string[] = [];
+  for (const run of result.runs) {
+    for (const side of ['baseline', 'target'] as const) {
+      const problem = runProblems(run[side]);
+      if (problem !== '') problems.push(`run ${run.run} ${side}: ${problem}`);
+    }
+  }
+  if (result.check?.ok === false) problems.push(result.check.text);
+  const ratio = of('target', 'reqPerSec') / of('baseline', 'reqPerSec');
+  return {
+    database: result.database,
+    scenario: result.label,
+    reqPerSec: of('target', 'reqPerSec'),
+    p50Ms: of('target', 'p50Ms'),
+    p99Ms: of('target', 'p99Ms'),
+    baselineReqPerSec: of('baseline', 'reqPerSec'),
+    baselineP50Ms: of('baseline', 'p50Ms'),
+    baselineP99Ms: of('baseline', 'p99Ms'),
+    ratio,
+    goal: !result.hasGoal ? 'n/a' : ratio >= GOAL_RATIO ? 'met' : 'missed',
+    problems,
+  };
+}
+
+const round = (value: number, digits: number) => value.toFixed(digits);
+/** autocannon records latency in whole milliseconds, truncated: 0 means under 1 ms. */
+const ms = (value: number) => (value < 1 ? '<1' : round(value, value % 1 === 0 ? 0 : 1));
+
+export function renderTable(summary: Summary[]): string {
+  const header = `| Database | Scenario | req/s (median) | p50 ms | p99 ms | baseline req/s | ratio | ≥ ${GOAL_RATIO}× bare | runs |`;
+  const rows = summary.map((s) =>
+    [
+      s.database,
+      s.scenario,
+      round(s.reqPerSec, 0),
+      ms(s.p50Ms),
+      ms(s.p99Ms),
+      round(s.baselineReqPerSec, 0),
+      `${round(s.ratio, 2)}×`,
+      s.goal === 'n/a' ? 'n/a (no goal)' : s.goal === 'met' ? 'yes' : '**no**',
+      s.problems.length === 0 ? 'clean' : `**FLAGGED** (${s.problems.length})`,
+    ].join(' | '),
+  );
+  return [header, '|---|---|--:|--:|--:|--:|--:|---|---|', ...rows.map((row) => `| ${row} |`)].join('\n');
+}
+
+export function renderMarkdown(report: Report): string {
+  const flagged = report.summary.filter((s) => s.problems.length > 0);
+  const lines = [
+    '# Scriptorium benchmark',
+    '',
+    `${report.date} · Node ${report.machine.node} · ${report.machine.cpuCount} × ${report.machine.cpuModel} · ` +
+      `${report.machine.os} · load average ${report.machine.loadAverageAtStart} at start, ` +
+      `${report.machine.loadAverageAtEnd} at end`,
+    '',
+    `autocannon ${report.settings.autocannon}, ${report.settings.connections} connections, ` +
+      `${report.settings.durationSeconds} s per run, ${report.settings.runs} runs per side ` +
+      `(baseline and service interleaved), ${report.settings.warmupSeconds} s unmeasured warm-up each. ` +
+      'Figures are medians over the runs (each figure on its own); ratio = service req/s ÷ baseline ' +
+      'req/s. Latencies are whole milliseconds as autocannon records them (truncated; <1 = under 1 ms).',
+    '',
+    renderTable(report.summary),
+    '',
+    `**Goal "list and apply ≥ ${GOAL_RATIO}× bare Fastify": ${report.goalHolds ? 'holds' : 'does NOT hold'}.**`,
+    '',
+    ...(flagged.length === 0
+      ? ['Every response of every run was a 2xx SUCCESS envelope (no errors, timeouts or non-2xx).']
+      : [
+          '## ⚠ Flagged runs (figures of these scenarios are not trustworthy)',
+          '',
+          ...flagged.flatMap((s) => s.problems.map((p) => `- ${s.database} · ${s.scenario}: ${p}`)),
+        ]),
+    '',
+    ...report.scenarios
+      .filter((s) => s.check?.ok === true)
+      .map((s) => `Check, ${s.database} · ${s.label}: ${s.check?.text ?? ''}.`),
+    '',
+    '## Conditions',
+    '',
+    ...Object.entries(report.settings).map(([key, value]) => `- ${key}: ${value}`),
+    '',
+    '## Every run',
+    '',
+    '| Database | Scenario | run | baseline req/s | service req/s | service p50 ms | service p99 ms | ratio | problems |',
+    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+    ...report.scenarios.flatMap((s) =>
+      s.runs.map(
+        (r) =>
+          `| ${s.database} | ${s.label} | ${r.run} | ${round(r.baseline.reqPerSec, 0)} | ` +
+          `${round(r.target.reqPerSec, 0)} | ${ms(r.target.p50Ms)} | ${ms(r.target.p99Ms)} | ` +
+          `${round(r.target.reqPerSec / r.baseline.reqPerSec, 2)}× | ` +
+          `${[runProblems(r.baseline), runProblems(r.target)].filter((p) => p !== '').join('; ') || '–'} |`,
+      ),
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export async function writeReport(dir: string, report: Report): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const json = path.join(dir, 'latest.json');
+  const md = path.join(dir, 'latest.md');
+  await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(md, renderMarkdown(report));
+  return [json, md];
+}

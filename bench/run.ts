@@ -1,0 +1,249 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startChildServer, type ChildServer } from './child-server.js';
+import {
+  figures,
+  GOAL_RATIO,
+  renderTable,
+  runProblems,
+  summarize,
+  writeReport,
+  type Report,
+  type RunFigures,
+  type ScenarioResult,
+} from './report.js';
+import {
+  countRows,
+  LIST_ROWS,
+  prepareScenarios,
+  signIn,
+  SUCCESS_PREFIX,
+  type Scenario,
+} from './scenarios.js';
+
+/**
+ * `npm run bench`: Scriptorium against bare Fastify, both in child processes, under the same autocannon
+ * load from this process. Settings: BENCH_DURATION (s, default 10), BENCH_RUNS (default 3),
+ * BENCH_WARMUP (s, default 2), BENCH_DATABASE_URL (optional: repeat against that PostgreSQL database).
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const CONNECTIONS = 10;
+
+function envInt(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be an integer ≥ ${min}`);
+  return Number(raw);
+}
+
+const duration = envInt('BENCH_DURATION', 10, 1);
+const runs = envInt('BENCH_RUNS', 3, 1);
+const warmup = envInt('BENCH_WARMUP', 2, 0);
+const postgresUrl = process.env.BENCH_DATABASE_URL;
+
+const children: ChildServer[] = [];
+const authNote = new Set<string>();
+let dataDir: string | undefined;
+
+async function cleanUp(): Promise<void> {
+  await Promise.all(children.map((child) => child.stop()));
+  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+}
+
+process.once('SIGINT', () => {
+  console.log('\ninterrupted: stopping the servers');
+  void cleanUp().finally(() => process.exit(130));
+});
+
+async function start(name: string, entry: string, env: Record<string, string>): Promise<ChildServer> {
+  const child = await startChildServer(
+    name,
+    entry,
+    { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    ROOT,
+  );
+  children.push(child);
+  return child;
+}
+
+async function measure(server: ChildServer, scenario: Scenario, seconds: number): Promise<RunFigures> {
+  const result = await autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: scenario.requests,
+    verifyBody: (body) => typeof body === 'string' && body.startsWith(SUCCESS_PREFIX),
+  });
+  const exited = server.exited();
+  if (exited !== undefined) throw new Error(`${server.name} ${exited} during ${scenario.label}`);
+  return figures(result);
+}
+
+const describe = (f: RunFigures) =>
+  `${f.reqPerSec.toFixed(0)} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms` +
+  (runProblems(f) === '' ? '' : `  ⚠ ${runProblems(f)}`);
+
+async function benchDatabase(
+  database: string,
+  bare: ChildServer,
+  env: Record<string, string>,
+): Promise<ScenarioResult[]> {
+  console.log(`\n== ${database}: starting node --import tsx src/main.ts`);
+  const password = randomBytes(18).toString('base64url');
+  const service = await start(`scriptorium (${database})`, 'src/main.ts', {
+    ...env,
+    SCRIPTORIUM_ADMIN_USERNAME: 'admin',
+    SCRIPTORIUM_ADMIN_PASSWORD: password,
+  });
+  const auth = await signIn(service.url, 'admin', password);
+  const prefix = `b${Date.now().toString(36)}_`;
+  const scenarios = await prepareScenarios(service.url, prefix, auth);
+  console.log(
+    `   ${service.url}: ${LIST_ROWS} internal metadata rows and 10 operators stored` +
+      (auth.authorization === undefined ? ' (no sign-in in this build)' : ', signed in as admin'),
+  );
+  authNote.add(auth.authorization === undefined ? 'none (build without sign-in)' : 'Bearer token of admin');
+  const results: ScenarioResult[] = [];
+  for (const scenario of scenarios) {
+    let served = 0; // successful service responses, warm-up included
+    let measuredRuns = 0;
+    if (warmup > 0) {
+      console.log(`warm-up ${warmup} s: ${scenario.label}`);
+      await measure(bare, scenario, warmup);
+      const warm = await measure(service, scenario, warmup);
+      served += warm.responses - warm.non2xx - warm.notSuccess;
+      measuredRuns++;
+    }
+    const result: ScenarioResult = { database, ...scenario, runs: [] };
+    for (let run = 1; run <= runs; run++) {
+      const tag = `run ${run}/${runs}: ${scenario.label}`;
+      process.stdout.write(`${tag} · bare Fastify … `);
+      const baseline = await measure(bare, scenario, duration);
+      console.log(describe(baseline));
+      process.stdout.write(`${tag} · Scriptorium … `);
+      const target = await measure(service, scenario, duration);
+      console.log(describe(target));
+      result.runs.push({ run, baseline, target });
+      served += target.responses - target.non2xx - target.notSuccess;
+      measuredRuns++;
+    }
+    if (scenario.key === 'create') {
+      // Requests still in flight when a run stops are answered unseen: at most one per connection.
+      const created = (await countRows(service.url, auth)) - LIST_ROWS;
+      const slack = CONNECTIONS * measuredRuns;
+      result.check = {
+        ok: created >= served && created <= served + slack,
+        text: `${created} rows created for ${served} SUCCESS responses (up to ${slack} more may be unseen in-flight requests)`,
+      };
+      console.log(`   ${result.check.ok ? 'check' : '⚠ CHECK FAILED'}: ${result.check.text}`);
+    }
+    results.push(result);
+  }
+  await service.stop();
+  return results;
+}
+
+async function main(): Promise<void> {
+  const autocannonVersion = (
+    JSON.parse(await readFile(path.join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+  const cpus = os.cpus();
+  const report: Report = {
+    date: new Date().toISOString(),
+    machine: {
+      node: process.version,
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+      cpuCount: cpus.length,
+      totalMemoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+      // Other work on the machine skews every figure; a 1-minute load well above 0 means a noisy run.
+      loadAverageAtStart: os.loadavg()[0]!.toFixed(2),
+    },
+    settings: {
+      autocannon: autocannonVersion,
+      connections: CONNECTIONS,
+      durationSeconds: duration,
+      runs,
+      warmupSeconds: warmup,
+      service: 'node --import tsx src/main.ts, LOG_LEVEL=info (the production default)',
+      baseline:
+        'node --import tsx bench/bare-server.ts: Fastify 5, logger at info, one GET/POST wildcard route ' +
+        'returning a constant envelope; it receives exactly the same requests (paths and bodies)',
+      logging:
+        'both servers write two JSON log lines per request to a stdout pipe that this process drains ' +
+        'and discards (the port is parsed from the "Server listening at" line)',
+      sqlite: 'embedded SQLite in a fresh temporary SCRIPTORIUM_DATA_DIR, deleted afterwards',
+      postgres:
+        postgresUrl === undefined
+          ? 'not run (set BENCH_DATABASE_URL to an empty database)'
+          : 'BENCH_DATABASE_URL passed as DATABASE_URL',
+      order:
+        'per scenario: warm-up, then bare/service runs alternating; scenarios run list, apply, create ' +
+        '(create grows the table that list returns and apply reads)',
+      failedResponse: `connection error, timeout, non-2xx, or a body not starting with ${SUCCESS_PREFIX}`,
+      processes: 'autocannon in the parent process, each server in its own child; all share the CPUs',
+    },
+    summary: [],
+    goalHolds: false,
+    scenarios: [],
+  };
+  console.log(
+    `Scriptorium bench · ${report.machine.node} · ${report.machine.cpuCount} × ${report.machine.cpuModel}\n` +
+      `${CONNECTIONS} connections, ${duration} s per run, ${runs} runs per side, ${warmup} s warm-up`,
+  );
+
+  const bare = await start('bare Fastify', 'bench/bare-server.ts', {});
+  console.log(`bare Fastify baseline at ${bare.url}`);
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-'));
+  report.scenarios.push(...(await benchDatabase('sqlite', bare, { SCRIPTORIUM_DATA_DIR: dataDir })));
+  if (postgresUrl !== undefined) {
+    try {
+      const env = { SCRIPTORIUM_DATA_DIR: dataDir, DATABASE_URL: postgresUrl };
+      report.scenarios.push(...(await benchDatabase('postgres', bare, env)));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      console.error(`PostgreSQL pass failed: ${reason}`);
+      report.settings.postgres = `FAILED: ${reason.split('\n')[0] ?? ''}`;
+      process.exitCode = 1;
+    }
+  }
+
+  report.settings.authentication = `${[...authNote].join('; ')}; the same header goes to the baseline, which ignores it`;
+  // Reported in the order of the brief: list, create, apply.
+  const order = ['list', 'create', 'apply'];
+  const databases = ['sqlite', 'postgres'];
+  report.scenarios.sort(
+    (a, b) =>
+      databases.indexOf(a.database) - databases.indexOf(b.database) ||
+      order.indexOf(a.key) - order.indexOf(b.key),
+  );
+  report.summary = report.scenarios.map(summarize);
+  const withGoal = report.summary.filter((s) => s.goal !== 'n/a');
+  report.goalHolds = withGoal.every((s) => s.goal === 'met' && s.problems.length === 0);
+
+  report.machine.loadAverageAtEnd = os.loadavg()[0]!.toFixed(2);
+  const files = await writeReport(RESULTS, report);
+  console.log(`\n${renderTable(report.summary)}\n`);
+  console.log(
+    `Goal "list and apply ≥ ${GOAL_RATIO}× bare Fastify": ${report.goalHolds ? 'holds' : 'does NOT hold'}`,
+  );
+  const flagged = report.summary.flatMap((s) => s.problems.map((p) => `${s.database} · ${s.scenario}: ${p}`));
+  if (flagged.length > 0) {
+    console.log(`⚠ FLAGGED runs (failed responses):\n  ${flagged.join('\n  ')}`);
+    process.exitCode = 1;
+  }
+  console.log(`Wrote ${files.map((f) => path.relative(ROOT, f)).join(', ')}`);
+}
+
+try {
+  await main();
+} finally {
+  await cleanUp();
+}

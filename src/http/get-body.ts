@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import { BadRequestError } from '../shared/errors.js';
+
+/**
+ * Fastify does not parse bodies of GET requests, but the interface documents `GET /user/delete` with
+ * a JSON body. This reads that body (bounded by the body limit) for the routes that need it.
+ */
+export async function parseGetJsonBody(request: FastifyRequest, limit: number): Promise<void> {
+  if (request.method !== 'GET' || request.body !== undefined) return;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > limit) throw Object.assign(new Error('Request body is larger than the limit'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 });
+    chunks.push(buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return;
+  try {
+    request.body = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BadRequestError(`Malformed JSON body: ${error instanceof Error ? error.message : 'unparsable'}`);
+  }
+}

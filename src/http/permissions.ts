@@ -1,0 +1,95 @@
+import type { Role } from './access.js';
+
+/**
+ * THE permission table (DECISIONS.md §5), written once: the lowest role allowed to call each route of
+ * the interface, including the repository-view routes still to come. `server.ts` refuses to register
+ * an API route that has no entry here, so a new route cannot forget its permission, and the route × role
+ * test reads this table as its input.
+ *
+ * Finer rules live in the services: a CURATOR sees and edits only the repository views they curate;
+ * a USER may update only their own names and e-mail.
+ */
+export const PERMISSIONS: Readonly<Record<string, Role>> = {
+  'GET /health': 'ROLE_ANONYMOUS',
+
+  'POST /auth/login': 'ROLE_ANONYMOUS',
+  'POST /auth/logout': 'ROLE_USER',
+
+  'GET /internal/metadata': 'ROLE_ADMIN',
+  'POST /internal/metadata': 'ROLE_ADMIN',
+  'PUT /internal/metadata': 'ROLE_ADMIN',
+  'DELETE /internal/metadata': 'ROLE_ADMIN',
+
+  'GET /operators': 'ROLE_ADMIN',
+  'GET /operators/types': 'ROLE_ADMIN',
+  'POST /operators': 'ROLE_ADMIN',
+  'PUT /operators': 'ROLE_ADMIN',
+  'DELETE /operators': 'ROLE_ADMIN',
+  'POST /operators/apply': 'ROLE_ADMIN',
+
+  'POST /schema': 'ROLE_ADMIN',
+  'PUT /schema': 'ROLE_ADMIN',
+  'DELETE /schema': 'ROLE_ADMIN',
+  'GET /schema': 'ROLE_CURATOR',
+  'GET /schema/:id': 'ROLE_CURATOR',
+  'GET /schema/properties': 'ROLE_CURATOR',
+
+  'GET /user/credentials': 'ROLE_USER',
+  'POST /user/password': 'ROLE_USER',
+  'GET /user/all': 'ROLE_ADMIN',
+  'POST /user/create': 'ROLE_ADMIN',
+  // A USER may update their own names and e-mail; everything else needs ADMIN (checked in the service).
+  'POST /user/update': 'ROLE_USER',
+  'POST /user/delete': 'ROLE_ADMIN',
+  'GET /user/delete': 'ROLE_ADMIN',
+
+  'POST /repository-view': 'ROLE_ADMIN',
+  'DELETE /repository-view': 'ROLE_ADMIN',
+  // Curators: only the views they curate (checked in the service).
+  'GET /repository-view': 'ROLE_CURATOR',
+  'PUT /repository-view': 'ROLE_CURATOR',
+  'GET /repository-view/:id': 'ROLE_CURATOR',
+  'GET /repository-view/types': 'ROLE_CURATOR',
+  'POST /repository-view/:type/ping': 'ROLE_ADMIN',
+  'POST /repository-view/:type/auth': 'ROLE_ADMIN',
+  'POST /repository-view/:type/content': 'ROLE_ADMIN',
+  'POST /repository-view/:type/verify/ping': 'ROLE_ADMIN',
+  'POST /repository-view/:type/verify/auth': 'ROLE_ADMIN',
+  'POST /repository-view/:type/verify/content': 'ROLE_ADMIN',
+
+  // Every context endpoint: ADMIN or a curator of that view (checked in the service); free SPARQL is ADMIN.
+  'GET /repository-view-context/:type/:repositoryViewId': 'ROLE_CURATOR',
+  'DELETE /repository-view-context/:type/:repositoryViewId': 'ROLE_CURATOR',
+  'GET /repository-view-context/:type/:repositoryViewId/triples': 'ROLE_CURATOR',
+  'POST /repository-view-context/:type/:repositoryViewId/children': 'ROLE_CURATOR',
+  'GET /repository-view-context/:type/:repositoryViewId/children': 'ROLE_CURATOR',
+  'POST /repository-view-context/:type/:repositoryViewId/metadata': 'ROLE_CURATOR',
+  'GET /repository-view-context/:type/:repositoryViewId/metadata': 'ROLE_CURATOR',
+  'PUT /repository-view-context/:type/:repositoryViewId/metadata': 'ROLE_CURATOR',
+  'DELETE /repository-view-context/:type/:repositoryViewId/metadata': 'ROLE_CURATOR',
+  'POST /repository-view-context/:type/:repositoryViewId/query': 'ROLE_ADMIN',
+  'GET /repository-view-context/:type/:repositoryViewId/query': 'ROLE_CURATOR',
+  'POST /repository-view-context/:type/:repositoryViewId/resource': 'ROLE_CURATOR',
+  'GET /repository-view-context/:type/:repositoryViewId/resource': 'ROLE_CURATOR',
+  'DELETE /repository-view-context/:type/:repositoryViewId/resource': 'ROLE_CURATOR',
+  'GET /repository-view-context/:type/:repositoryViewId/resource/fixity': 'ROLE_CURATOR',
+  'GET /repository-view-context/:type/:repositoryViewId/transaction': 'ROLE_CURATOR',
+  'PUT /repository-view-context/:type/:repositoryViewId/transaction': 'ROLE_CURATOR',
+  'POST /repository-view-context/:type/:repositoryViewId/transaction': 'ROLE_CURATOR',
+  'DELETE /repository-view-context/:type/:repositoryViewId/transaction': 'ROLE_CURATOR',
+  'POST /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
+  'PATCH /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
+  'DELETE /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
+};
+
+/**
+ * Routes outside the API's role model: documents (OpenAPI, the reference UI) and the embedded
+ * repository, which authenticates with HTTP Basic on its own.
+ */
+export function isOutsideRoleModel(url: string): boolean {
+  return url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url === '/rest' || url.startsWith('/rest/');
+}
+
+export function permissionKey(method: string, url: string): string {
+  return `${method} ${url}`;
+}

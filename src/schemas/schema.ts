@@ -1,0 +1,194 @@
+import { compareCodeUnits } from '../shared/compare.js';
+import { checkString, type StringRule, type ValidationCollector } from '../shared/validation.js';
+
+/** One property a schema offers to curators (interface §2 Schema.properties). */
+export interface Property {
+  readonly uri: string;
+  readonly label: string;
+}
+
+/**
+ * A schema: a named set of namespaced properties (interface §2, cap-behaviour.md §3.2). `namespaces` is
+ * derived from the property URIs and never stored.
+ */
+export interface Schema {
+  readonly id: number;
+  readonly name: string;
+  readonly abbreviation: string;
+  readonly namespace: string;
+  readonly properties: readonly Property[];
+}
+
+export type SchemaInput = Omit<Schema, 'id'>;
+
+export const ENTITY = 'Schema';
+
+export const LIMITS = {
+  name: 255,
+  namespace: 2000,
+  uri: 2000,
+  label: 500,
+  properties: 2000,
+} as const;
+
+/**
+ * An absolute http(s) IRI: `new URL` must accept it, the scheme must be http or https, and it must not
+ * hold characters an IRI cannot (whitespace, `<>"{}|\^` and the backtick), which `new URL` would
+ * silently percent-encode and SPARQL would refuse.
+ */
+export function isHttpIri(value: string): boolean {
+  if (/[\s<>"{}|\\^`]/u.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
+// An abbreviation becomes a SPARQL prefix (`PREFIX dc: <…>`), so it must be a valid PN_PREFIX; the ASCII
+// subset keeps it portable to every SPARQL engine.
+const ABBREVIATION_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+// Messages of cap-behaviour.md §4.2 with the original's typos corrected; the limits it lacked are added.
+const RULES: readonly StringRule[] = [
+  {
+    property: 'name',
+    minLength: 2,
+    maxLength: LIMITS.name,
+    messages: {
+      required: 'A schema requires a name',
+      minlength: 'Names must be at least 2 characters long.',
+      maxlength: `Names must be at most ${LIMITS.name} characters long.`,
+      type: 'A schema name must be a string',
+    },
+  },
+  {
+    property: 'abbreviation',
+    minLength: 2,
+    maxLength: 8,
+    pattern: ABBREVIATION_PATTERN,
+    messages: {
+      required: 'A schema requires an abbreviation',
+      minlength: 'Abbreviations must be at least 2 characters long.',
+      maxlength: 'Abbreviations must be at most 8 characters long.',
+      pattern:
+        'An abbreviation must start with a letter and hold only letters, digits, "-" and "_" (it is used as a SPARQL prefix)',
+      type: 'A schema abbreviation must be a string',
+    },
+  },
+  {
+    property: 'namespace',
+    maxLength: LIMITS.namespace,
+    messages: {
+      required: 'A schema requires a namespace',
+      maxlength: `A namespace must be at most ${LIMITS.namespace} characters long.`,
+      pattern: 'A namespace must be a valid URI',
+      type: 'A schema namespace must be a string',
+    },
+  },
+];
+
+/**
+ * Input rules for a schema body. `properties` null or missing is an empty list; `namespaces` in the body
+ * is ignored (it is derived). Every failure is collected; undefined is returned when any was found.
+ */
+export function parseSchema(
+  body: Readonly<Record<string, unknown>>,
+  collector: ValidationCollector,
+): SchemaInput | undefined {
+  const [name, abbreviation, checkedNamespace] = RULES.map((rule) => checkString(body, rule, collector));
+  let namespace = checkedNamespace;
+  if (namespace !== undefined && !isHttpIri(namespace)) {
+    collector.add('namespace', 'pattern', 'A namespace must be a valid URI');
+    namespace = undefined;
+  }
+  const properties = parseProperties(body.properties, collector);
+  if (name === undefined || abbreviation === undefined || namespace === undefined) return undefined;
+  if (properties === undefined) return undefined;
+  return { name, abbreviation, namespace, properties };
+}
+
+function parseProperties(value: unknown, collector: ValidationCollector): Property[] | undefined {
+  if (value === undefined || value === null) return [];
+  const fail = (key: string, message: string): undefined => {
+    collector.add('properties', key, message);
+    return undefined;
+  };
+  if (!Array.isArray(value)) return fail('type', 'Properties must be a list of {"uri", "label"} objects');
+  if (value.length > LIMITS.properties) {
+    return fail('maxlength', `A schema can hold at most ${LIMITS.properties} properties`);
+  }
+  const properties: Property[] = [];
+  let ok = true;
+  value.forEach((item: unknown, index) => {
+    const property = parseProperty(item, index + 1, collector);
+    if (property === undefined) ok = false;
+    else properties.push(property);
+  });
+  return ok ? properties : undefined;
+}
+
+function parseProperty(item: unknown, n: number, collector: ValidationCollector): Property | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    collector.add('properties', 'type', `Property ${n} must be an object with "uri" and "label"`);
+    return undefined;
+  }
+  const { uri, label } = item as Record<string, unknown>;
+  const problems: [key: string, message: string][] = [];
+  if (uri === undefined || uri === null) problems.push(['required', `Property ${n} requires a uri`]);
+  else if (typeof uri !== 'string') problems.push(['type', `Property ${n}: the uri must be a string`]);
+  else if (uri.length > LIMITS.uri) {
+    problems.push(['maxlength', `Property ${n}: the uri must be at most ${LIMITS.uri} characters long`]);
+  } else if (!isHttpIri(uri)) {
+    problems.push(['pattern', `Property ${n}: the uri must be an absolute http or https IRI`]);
+  }
+  if (label === undefined || label === null) problems.push(['required', `Property ${n} requires a label`]);
+  else if (typeof label !== 'string') problems.push(['type', `Property ${n}: the label must be a string`]);
+  else if (label.trim() === '') problems.push(['minlength', `Property ${n}: the label must not be empty`]);
+  else if (label.length > LIMITS.label) {
+    problems.push(['maxlength', `Property ${n}: the label must be at most ${LIMITS.label} characters long`]);
+  }
+  for (const [key, message] of problems) collector.add('properties', key, message);
+  if (problems.length > 0 || typeof uri !== 'string' || typeof label !== 'string') return undefined;
+  return { uri, label };
+}
+
+/**
+ * The namespace of one property URI, kept with its separator (DECISIONS.md §6): everything up to and
+ * including the last `#`, else up to and including the last `/` of the path. A URI without either
+ * after its authority is its own namespace.
+ */
+export function namespaceOf(uri: string): string {
+  const hash = uri.lastIndexOf('#');
+  if (hash >= 0) return uri.slice(0, hash + 1);
+  const authorityStart = uri.indexOf('//') + 2;
+  const slash = uri.lastIndexOf('/');
+  return slash >= authorityStart ? uri.slice(0, slash + 1) : uri;
+}
+
+/** The de-duplicated, sorted namespaces of a schema's property URIs. */
+export function namespacesOf(properties: readonly Property[]): string[] {
+  return [...new Set(properties.map((p) => namespaceOf(p.uri)))].sort(compareCodeUnits);
+}
+
+/**
+ * What a repository view using this schema treats as metadata (DECISIONS.md §6): the schema's own
+ * `namespace` first, then the namespaces of its properties.
+ */
+export function metadataPrefixesOf(schema: Pick<Schema, 'namespace' | 'properties'>): string[] {
+  return [...new Set([schema.namespace, ...namespacesOf(schema.properties)])];
+}
+
+/** The JSON form, in the documented field order: id, name, abbreviation, namespace, properties, namespaces. */
+export function toSchemaJson(schema: Schema) {
+  return {
+    id: schema.id,
+    name: schema.name,
+    abbreviation: schema.abbreviation,
+    namespace: schema.namespace,
+    properties: schema.properties.map((p) => ({ uri: p.uri, label: p.label })),
+    namespaces: namespacesOf(schema.properties),
+  };
+}

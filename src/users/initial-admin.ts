@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { isUniqueViolation } from '../db/sql-errors.js';
+import { generatePassword, hashPassword } from './password.js';
+import { normalizeUsername } from './user.rules.js';
+import type { UserStore } from './user.store.js';
+
+/**
+ * First start with an empty users table: create the administrator from SCRIPTORIUM_ADMIN_USERNAME /
+ * SCRIPTORIUM_ADMIN_PASSWORD. Without a password one is generated and printed once to the log (the only
+ * time a credential is ever logged). Later starts never touch an existing user.
+ */
+export async function ensureInitialAdmin(
+  store: UserStore,
+  settings: { adminUsername: string; adminPassword: string | undefined },
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+): Promise<void> {
+  if ((await store.count()) > 0) return;
+  const username = normalizeUsername(settings.adminUsername);
+  const password = settings.adminPassword ?? generatePassword();
+  try {
+    await store.insert({ username, passwordHash: await hashPassword(password), role: 'ROLE_ADMIN', firstName: '', lastName: '', email: '' });
+  } catch (error) {
+    // Another instance on the same database created it first.
+    if (isUniqueViolation(error)) return;
+    throw error;
+  }
+  if (settings.adminPassword === undefined) {
+    log.warn(`Created administrator "${username}" with generated password: ${password} (shown only this once; change it with POST /user/password)`);
+  } else {
+    log.info(`Created administrator "${username}" with the password from SCRIPTORIUM_ADMIN_PASSWORD`);
+  }
+}
