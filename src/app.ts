@@ -16,6 +16,11 @@ import { OperatorApplyService } from './operators/operator-apply.service.js';
 import { operatorRoutes } from './operators/operator.routes.js';
 import { OperatorService } from './operators/operator.service.js';
 import { OperatorStore } from './operators/operator.store.js';
+import { PropertyLookup } from './schemas/property-lookup.js';
+import { schemaRoutes } from './schemas/schema.routes.js';
+import { SchemaService } from './schemas/schema.service.js';
+import { SchemaStore } from './schemas/schema.store.js';
+import { VocabularyFetcher } from './schemas/vocabulary-fetcher.js';
 import { ensureInitialAdmin } from './users/initial-admin.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
@@ -48,6 +53,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     () => internalMetadata.requiredFields(),
     () => Promise.resolve(undefined),
   );
+  const schemas = new SchemaService(
+    new SchemaStore(db),
+    // No repository views exist yet, so no schema is in use; the repository-view capability supplies
+    // the names of the views that use a schema.
+    () => Promise.resolve([]),
+    new PropertyLookup(new VocabularyFetcher({ allowedHosts: config.vocabularyFetchAllowedHosts })),
+  );
   const userStore = new UserStore(db);
   const auth = new AuthService(userStore, new SessionStore(db), new LoginAttemptStore(db), {
     ...DEFAULT_AUTH_SETTINGS,
@@ -67,6 +79,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       internalMetadataRoutes(internalMetadata),
       operatorRoutes(operators),
       operatorApplyRoutes(apply),
+      schemaRoutes(schemas),
     ],
   });
   app.addHook('onClose', async () => {

@@ -82,24 +82,29 @@ function request(
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    const req = http.request(
-      { port, method, path: url, host: '127.0.0.1', headers },
-      (res) => {
-        let data = '';
-        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body: data });
-        });
-      },
-    );
+    const req = http.request({ port, method, path: url, host: '127.0.0.1', headers }, (res) => {
+      let data = '';
+      res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body: data });
+      });
+    });
     req.on('error', reject);
     req.end(payload);
   });
 }
 
 async function signIn(port: number, password: string): Promise<string> {
-  const response = await request(port, 'POST', '/auth/login', JSON.stringify({ username: 'admin', password }));
-  const parsed = JSON.parse(response.body) as { meta: { status: string }; payload: { AuthToken?: { token: string } } };
+  const response = await request(
+    port,
+    'POST',
+    '/auth/login',
+    JSON.stringify({ username: 'admin', password }),
+  );
+  const parsed = JSON.parse(response.body) as {
+    meta: { status: string };
+    payload: { AuthToken?: { token: string } };
+  };
   expect(parsed.meta.status).toBe('SUCCESS');
   return parsed.payload.AuthToken?.token ?? '';
 }

@@ -21,7 +21,8 @@ export function authRoutes(auth: AuthService) {
           response: { 200: envelopeSchema(payloadOf('AuthToken', authTokenSchema)) },
         },
       },
-      async (request) => success('AuthToken', await auth.login(requireObjectBody(request.body)), 'Login successful'),
+      async (request) =>
+        success('AuthToken', await auth.login(requireObjectBody(request.body)), 'Login successful'),
     );
     app.post(
       '/auth/logout',

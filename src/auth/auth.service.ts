@@ -38,13 +38,41 @@ export class AuthService {
     private readonly attempts: LoginAttemptStore,
     private readonly settings: AuthSettings,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // Compute the decoy hash now, so the first unknown-user sign-in is not slower than the rest.
+    void decoyHash();
+  }
 
   async login(body: Body): Promise<AuthToken> {
     const collector = new ValidationCollector();
-    const username = checkString(body, { property: 'username', maxLength: 100, messages: { required: 'A username is required', maxlength: 'A username must be no more than 100 characters', type: 'A username must be a string' } }, collector);
-    const password = checkString(body, { property: 'password', maxLength: 200, messages: { required: 'A password is required', maxlength: 'A password must be no more than 200 characters', type: 'A password must be a string' } }, collector);
-    if (username === undefined || password === undefined) throw new ValidationFailedError(collector.results());
+    const username = checkString(
+      body,
+      {
+        property: 'username',
+        maxLength: 100,
+        messages: {
+          required: 'A username is required',
+          maxlength: 'A username must be no more than 100 characters',
+          type: 'A username must be a string',
+        },
+      },
+      collector,
+    );
+    const password = checkString(
+      body,
+      {
+        property: 'password',
+        maxLength: 200,
+        messages: {
+          required: 'A password is required',
+          maxlength: 'A password must be no more than 200 characters',
+          type: 'A password must be a string',
+        },
+      },
+      collector,
+    );
+    if (username === undefined || password === undefined)
+      throw new ValidationFailedError(collector.results());
 
     const name = normalizeUsername(username);
     const now = this.now();
@@ -84,7 +112,13 @@ export class AuthService {
     const tokenHash = hashToken(token);
     const owner = await this.sessions.findLive(tokenHash, this.now());
     if (owner === undefined) return undefined;
-    return { userId: owner.userId, username: owner.username, role: owner.role, tokenHash, expiresAt: owner.expiresAt };
+    return {
+      userId: owner.userId,
+      username: owner.username,
+      role: owner.role,
+      tokenHash,
+      expiresAt: owner.expiresAt,
+    };
   }
 }
 

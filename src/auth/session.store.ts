@@ -14,7 +14,10 @@ export class SessionStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(tokenHash: string, userId: number, expiresAt: number, now: number): Promise<void> {
-    await this.db.insertInto('sessions').values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt, created_at: now }).execute();
+    await this.db
+      .insertInto('sessions')
+      .values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt, created_at: now })
+      .execute();
   }
 
   /** The owner of a live session, or undefined when unknown or expired. */
@@ -27,7 +30,7 @@ export class SessionStore {
       .where('sessions.expires_at', '>', now)
       .executeTakeFirst();
     if (row === undefined || !isRole(row.role)) return undefined;
-    return { userId: row.userId, username: row.username, role: row.role, expiresAt: Number(row.expiresAt) };
+    return { userId: row.userId, username: row.username, role: row.role, expiresAt: row.expiresAt };
   }
 
   async delete(tokenHash: string): Promise<void> {
@@ -59,7 +62,7 @@ export class LoginAttemptStore {
       .where('username', '=', username)
       .where('attempted_at', '>', windowStart)
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return row.n;
   }
 
   async clear(username: string): Promise<void> {

@@ -15,7 +15,8 @@ export class TokenAuthorizer implements Authorizer {
     const token = tokenOf(request);
     if (token === undefined) throw new UnauthenticatedError();
     const principal = await this.auth.authenticate(token);
-    if (principal === undefined) throw new UnauthenticatedError('Your token is unknown, revoked or expired; sign in again');
+    if (principal === undefined)
+      throw new UnauthenticatedError('Your token is unknown, revoked or expired; sign in again');
     if (!roleSatisfies(principal.role, required)) throw new ForbiddenError();
     return principal;
   }

@@ -53,4 +53,15 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS must be an integer from 1 to 86400/,
     );
   });
+
+  it('reads the hosts the vocabulary reader may reach although they are private', () => {
+    expect(loadConfig({}).vocabularyFetchAllowedHosts).toEqual([]);
+    expect(
+      loadConfig({ SCRIPTORIUM_VOCABULARY_ALLOWED_HOSTS: ' 127.0.0.1, Vocab.Internal ,,[::1],fd00::5' })
+        .vocabularyFetchAllowedHosts,
+    ).toEqual(['127.0.0.1', 'vocab.internal', '[::1]', 'fd00::5']);
+    expect(() => loadConfig({ SCRIPTORIUM_VOCABULARY_ALLOWED_HOSTS: 'http://x.org/ns' })).toThrow(
+      /SCRIPTORIUM_VOCABULARY_ALLOWED_HOSTS must be a comma-separated list of host names or IP addresses/,
+    );
+  });
 });

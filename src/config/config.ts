@@ -33,6 +33,11 @@ export interface Config {
   readonly tokenTtlMinutes: number;
   /** Largest JSON body accepted, in bytes (413 above it). */
   readonly bodyLimit: number;
+  /**
+   * Host names or IP addresses that `GET /schema/properties` may read although they are loopback,
+   * link-local or private (by default every such address is refused).
+   */
+  readonly vocabularyFetchAllowedHosts: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -96,6 +101,19 @@ export function loadConfig(env: Env): Config {
   if (logLevel === undefined)
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelRaw}"`);
 
+  const hostList = (name: string): string[] => {
+    const hosts = (env[name] ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== '');
+    for (const host of hosts) {
+      if (!/^(\[[0-9a-f:.]+\]|[0-9a-f:]*:[0-9a-f:.]+|[a-z0-9._-]+)$/.test(host)) {
+        problems.push(`${name} must be a comma-separated list of host names or IP addresses, got "${host}"`);
+      }
+    }
+    return hosts;
+  };
+
   const config: Config = {
     port: integer('PORT', 8080, 0, 65535),
     host: text('HOST', '127.0.0.1'),
@@ -112,6 +130,7 @@ export function loadConfig(env: Env): Config {
     logLevel: logLevel ?? 'info',
     tokenTtlMinutes: integer('SCRIPTORIUM_TOKEN_TTL_MINUTES', 480, 1, 60 * 24 * 30),
     bodyLimit: integer('SCRIPTORIUM_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    vocabularyFetchAllowedHosts: Object.freeze(hostList('SCRIPTORIUM_VOCABULARY_ALLOWED_HOSTS')),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -39,16 +39,41 @@ async function createUserId(t: TestApp, name: string): Promise<number> {
 /** Every API route and how to make it succeed and fail. A route missing here fails the walk below. */
 const CASES: Record<string, RouteCases> = {
   'POST /auth/login': {
-    success: () => Promise.resolve({ method: 'POST', url: '/auth/login', payload: { username: 'admin', password: 'test-admin-password' } }),
-    failure: { call: { method: 'POST', url: '/auth/login', payload: { username: 'admin', password: 'wrong-password' } }, http: 200, status: 'INVALID' },
+    success: () =>
+      Promise.resolve({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { username: 'admin', password: 'test-admin-password' },
+      }),
+    failure: {
+      call: {
+        method: 'POST',
+        url: '/auth/login',
+        payload: { username: 'admin', password: 'wrong-password' },
+      },
+      http: 200,
+      status: 'INVALID',
+    },
   },
   'POST /auth/logout': {
-    success: async (t) => ({ method: 'POST', url: '/auth/logout', token: await login(t.app, 'admin', 'test-admin-password') }),
-    failure: { call: { method: 'POST', url: '/auth/logout', token: 'not-a-token' }, http: 401, status: 'UNAUTHORIZED' },
+    success: async (t) => ({
+      method: 'POST',
+      url: '/auth/logout',
+      token: await login(t.app, 'admin', 'test-admin-password'),
+    }),
+    failure: {
+      call: { method: 'POST', url: '/auth/logout', token: 'not-a-token' },
+      http: 401,
+      status: 'UNAUTHORIZED',
+    },
   },
   'GET /user/credentials': {
     success: () => Promise.resolve({ method: 'GET', url: '/user/credentials' }),
-    failure: { call: { method: 'GET', url: '/user/credentials', token: null }, http: 401, status: 'UNAUTHORIZED' },
+    failure: {
+      call: { method: 'GET', url: '/user/credentials', token: null },
+      http: 401,
+      status: 'UNAUTHORIZED',
+    },
   },
   'GET /user/all': {
     success: () => Promise.resolve({ method: 'GET', url: '/user/all' }),
@@ -56,27 +81,64 @@ const CASES: Record<string, RouteCases> = {
   },
   'POST /user/create': {
     success: () => Promise.resolve({ method: 'POST', url: '/user/create', payload: newUser('walker') }),
-    failure: { call: { method: 'POST', url: '/user/create', payload: { ...newUser('x'), role: 'ROLE_KING' } }, http: 200, status: 'INVALID' },
+    failure: {
+      call: { method: 'POST', url: '/user/create', payload: { ...newUser('x'), role: 'ROLE_KING' } },
+      http: 200,
+      status: 'INVALID',
+    },
   },
   'POST /user/update': {
-    success: async (t) => ({ method: 'POST', url: '/user/update', payload: { id: await createUserId(t, 'updated'), firstName: 'Up', role: 'ROLE_CURATOR' } }),
-    failure: { call: { method: 'POST', url: '/user/update', payload: { id: 9999, firstName: 'Nobody' } }, http: 200, status: 'INVALID' },
+    success: async (t) => ({
+      method: 'POST',
+      url: '/user/update',
+      payload: { id: await createUserId(t, 'updated'), firstName: 'Up', role: 'ROLE_CURATOR' },
+    }),
+    failure: {
+      call: { method: 'POST', url: '/user/update', payload: { id: 9999, firstName: 'Nobody' } },
+      http: 200,
+      status: 'INVALID',
+    },
   },
   'POST /user/delete': {
-    success: async (t) => ({ method: 'POST', url: '/user/delete', payload: { id: await createUserId(t, 'deleted') } }),
-    failure: { call: { method: 'POST', url: '/user/delete', payload: { id: 9999 } }, http: 200, status: 'INVALID' },
+    success: async (t) => ({
+      method: 'POST',
+      url: '/user/delete',
+      payload: { id: await createUserId(t, 'deleted') },
+    }),
+    failure: {
+      call: { method: 'POST', url: '/user/delete', payload: { id: 9999 } },
+      http: 200,
+      status: 'INVALID',
+    },
   },
   'GET /user/delete': {
-    success: async (t) => ({ method: 'GET', url: '/user/delete', payload: { id: await createUserId(t, 'deleted-by-get') } }),
+    success: async (t) => ({
+      method: 'GET',
+      url: '/user/delete',
+      payload: { id: await createUserId(t, 'deleted-by-get') },
+    }),
     failure: { call: { method: 'GET', url: '/user/delete', payload: '{"id":' }, http: 400, status: 'ERROR' },
   },
   'POST /user/password': {
     success: async (t) => {
       await createUserId(t, 'changer');
       const token = await login(t.app, 'changer', 'a-long-password');
-      return { method: 'POST', url: '/user/password', token, payload: { currentPassword: 'a-long-password', newPassword: 'another-long-password' } };
+      return {
+        method: 'POST',
+        url: '/user/password',
+        token,
+        payload: { currentPassword: 'a-long-password', newPassword: 'another-long-password' },
+      };
     },
-    failure: { call: { method: 'POST', url: '/user/password', payload: { currentPassword: 'wrong', newPassword: 'another-long-password' } }, http: 200, status: 'INVALID' },
+    failure: {
+      call: {
+        method: 'POST',
+        url: '/user/password',
+        payload: { currentPassword: 'wrong', newPassword: 'another-long-password' },
+      },
+      http: 200,
+      status: 'INVALID',
+    },
   },
   'GET /health': { success: () => Promise.resolve({ method: 'GET', url: '/health' }), failure: null },
   'GET /internal/metadata': {
@@ -195,7 +257,13 @@ async function send(call: Call) {
       payload: raw,
     });
   }
-  return sendJson(t.app, call.method, call.url, call.payload, call.token === undefined ? {} : { token: call.token });
+  return sendJson(
+    t.app,
+    call.method,
+    call.url,
+    call.payload,
+    call.token === undefined ? {} : { token: call.token },
+  );
 }
 
 describe('every registered route answers the envelope and the security headers', () => {
@@ -285,13 +353,16 @@ describe('HTTP status rules of DECISIONS.md §2', () => {
   it('answers a bug with 500 and a generic message that hides the details', async () => {
     await t.close();
     // Simulate a defect on a real route: a hook that throws an unexpected error.
-    t = await buildTestApp({}, {
-      beforeReady: (app) => {
-        app.addHook('preHandler', async (request) => {
-          if (request.url === '/operators/types') throw new Error('secret internal detail');
-        });
+    t = await buildTestApp(
+      {},
+      {
+        beforeReady: (app) => {
+          app.addHook('preHandler', (request, _reply, done) => {
+            done(request.url === '/operators/types' ? new Error('secret internal detail') : undefined);
+          });
+        },
       },
-    });
+    );
     const response = await sendJson(t.app, 'GET', '/operators/types');
     expect(response.statusCode).toBe(500);
     expectHeaders(response.headers);

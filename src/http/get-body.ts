@@ -12,7 +12,11 @@ export async function parseGetJsonBody(request: FastifyRequest, limit: number): 
   for await (const chunk of request.raw) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > limit) throw Object.assign(new Error('Request body is larger than the limit'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 });
+    if (size > limit)
+      throw Object.assign(new Error('Request body is larger than the limit'), {
+        code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+        statusCode: 413,
+      });
     chunks.push(buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -20,6 +24,8 @@ export async function parseGetJsonBody(request: FastifyRequest, limit: number): 
   try {
     request.body = JSON.parse(text) as unknown;
   } catch (error) {
-    throw new BadRequestError(`Malformed JSON body: ${error instanceof Error ? error.message : 'unparsable'}`);
+    throw new BadRequestError(
+      `Malformed JSON body: ${error instanceof Error ? error.message : 'unparsable'}`,
+    );
   }
 }

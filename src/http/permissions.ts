@@ -87,7 +87,13 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
  * repository, which authenticates with HTTP Basic on its own.
  */
 export function isOutsideRoleModel(url: string): boolean {
-  return url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url === '/rest' || url.startsWith('/rest/');
+  return (
+    url === '/openapi.json' ||
+    url === '/docs' ||
+    url.startsWith('/docs/') ||
+    url === '/rest' ||
+    url.startsWith('/rest/')
+  );
 }
 
 export function permissionKey(method: string, url: string): string {

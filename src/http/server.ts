@@ -86,7 +86,9 @@ function requiredRole(methods: readonly string[], url: string, declared: Role | 
     throw new Error(`Route ${methods.join('|')} ${url} has no single entry in http/permissions.ts`);
   }
   if (declared !== undefined && declared !== role) {
-    throw new Error(`Route ${methods.join('|')} ${url} declares ${declared} but the permission table says ${role}`);
+    throw new Error(
+      `Route ${methods.join('|')} ${url} declares ${declared} but the permission table says ${role}`,
+    );
   }
   return role;
 }

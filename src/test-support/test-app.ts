@@ -101,7 +101,7 @@ export async function createUser(
     role,
     firstName: 'Test',
     lastName: 'User',
-    email: `${username}@example.org`,
+    email: username.includes('@') ? username : `${username}@example.org`,
   });
   const envelope = body(response);
   if (envelope.meta.status !== 'SUCCESS') throw new Error(`creating ${username} failed: ${response.body}`);

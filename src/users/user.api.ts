@@ -45,5 +45,8 @@ export const loginSchema: JsonSchema = {
 
 export const authTokenSchema: JsonSchema = {
   type: 'object',
-  properties: { token: { type: 'string' }, expiration: { type: 'integer', description: 'epoch milliseconds' } },
+  properties: {
+    token: { type: 'string' },
+    expiration: { type: 'integer', description: 'epoch milliseconds' },
+  },
 };

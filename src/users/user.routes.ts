@@ -7,7 +7,13 @@ import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { UnauthenticatedError } from '../shared/errors.js';
 import { requireObjectBody } from '../shared/request-body.js';
 import { toUserJson } from './user.js';
-import { authTokenSchema, credentialsSchema, newUserSchema, passwordChangeSchema, userSchema } from './user.api.js';
+import {
+  authTokenSchema,
+  credentialsSchema,
+  newUserSchema,
+  passwordChangeSchema,
+  userSchema,
+} from './user.api.js';
 import type { UserService } from './user.service.js';
 
 const tags = ['users'];
@@ -20,7 +26,13 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
 
     app.get(
       '/user/credentials',
-      { schema: { tags, summary: 'The signed-in user', response: { 200: envelopeSchema(payloadOf('Credentials', credentialsSchema)) } } },
+      {
+        schema: {
+          tags,
+          summary: 'The signed-in user',
+          response: { 200: envelopeSchema(payloadOf('Credentials', credentialsSchema)) },
+        },
+      },
       async (request) => {
         const principal = principalOf(request);
         const user = await users.get(principal.userId);
@@ -30,7 +42,13 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
     );
     app.get(
       '/user/all',
-      { schema: { tags, summary: 'All users, by username', response: { 200: envelopeSchema(payloadOf(USER_LIST_KEY, { type: 'array', items: userSchema })) } } },
+      {
+        schema: {
+          tags,
+          summary: 'All users, by username',
+          response: { 200: envelopeSchema(payloadOf(USER_LIST_KEY, { type: 'array', items: userSchema })) },
+        },
+      },
       async () => success(USER_LIST_KEY, (await users.list()).map(toUserJson)),
     );
     app.post(
@@ -48,18 +66,30 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
           response: { 200: one },
         },
       },
-      async (request) => success('User', toUserJson(await users.update(requireObjectBody(request.body), principalOf(request)))),
+      async (request) =>
+        success(
+          'User',
+          toUserJson(await users.update(requireObjectBody(request.body), principalOf(request))),
+        ),
     );
     const remove = async (request: FastifyRequest) => {
       await users.delete(requireObjectBody(request.body), principalOf(request));
       return emptySuccess();
     };
-    const deleteSchema = { tags, summary: 'Delete a user by id (ADMIN)', body: userSchema, response: { 200: envelopeSchema() } };
+    const deleteSchema = {
+      tags,
+      summary: 'Delete a user by id (ADMIN)',
+      body: userSchema,
+      response: { 200: envelopeSchema() },
+    };
     app.post('/user/delete', { schema: deleteSchema }, remove);
     // The interface's sample sends GET with a JSON body; Fastify leaves GET bodies unparsed.
     app.get(
       '/user/delete',
-      { schema: { ...deleteSchema, body: undefined }, preValidation: (request) => parseGetJsonBody(request, bodyLimit) },
+      {
+        schema: { ...deleteSchema, body: undefined },
+        preValidation: (request) => parseGetJsonBody(request, bodyLimit),
+      },
       remove,
     );
     app.post(
@@ -75,7 +105,11 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
       async (request) => {
         const principal = principalOf(request);
         await users.changePassword(requireObjectBody(request.body), principal);
-        return success('AuthToken', await auth.issue(principal.userId), 'Password changed; other sessions were signed out');
+        return success(
+          'AuthToken',
+          await auth.issue(principal.userId),
+          'Password changed; other sessions were signed out',
+        );
       },
     );
   };

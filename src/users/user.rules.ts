@@ -35,7 +35,12 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
-function optionalText(body: Body, property: string, max: number, collector: ValidationCollector): string | undefined {
+function optionalText(
+  body: Body,
+  property: string,
+  max: number,
+  collector: ValidationCollector,
+): string | undefined {
   const value = body[property];
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') {

@@ -37,11 +37,22 @@ export class UserService {
     if (username !== undefined && (await this.store.findByUsername(username)) !== undefined) {
       collector.business('CREATE', msg.valueExists(ENTITY, 'username', username));
     }
-    if (username === undefined || password === undefined || role === undefined || profile === undefined || !collector.isValid) {
+    if (
+      username === undefined ||
+      password === undefined ||
+      role === undefined ||
+      profile === undefined ||
+      !collector.isValid
+    ) {
       throw new ValidationFailedError(collector.results());
     }
     try {
-      return await this.store.insert({ username, passwordHash: await hashPassword(password), role, ...profile });
+      return await this.store.insert({
+        username,
+        passwordHash: await hashPassword(password),
+        role,
+        ...profile,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw invalid('CREATE', msg.valueExists(ENTITY, 'username', username));
       throw error;
@@ -58,24 +69,40 @@ export class UserService {
     if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
     const profile = parseProfile(body, collector);
     const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
-    if (id.kind === 'valid' && existing === undefined) collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
+    if (id.kind === 'valid' && existing === undefined)
+      collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
     const isAdmin = caller.role === 'ROLE_ADMIN';
     if (existing !== undefined && !isAdmin && existing.id !== caller.userId) {
       collector.business('UPDATE', 'Only an administrator may update another user');
     }
     const role = body.role === undefined || body.role === null ? existing?.role : parseRole(body, collector);
-    const username = body.username === undefined || body.username === null ? existing?.username : parseUsername(body, collector);
+    const username =
+      body.username === undefined || body.username === null
+        ? existing?.username
+        : parseUsername(body, collector);
     if (existing !== undefined && role !== undefined && username !== undefined) {
-      if (!isAdmin && role !== existing.role) collector.business('UPDATE', 'Users cannot change their own role');
-      if (!isAdmin && username !== existing.username) collector.business('UPDATE', 'Users cannot change their own username');
-      if (existing.role === 'ROLE_ADMIN' && role !== 'ROLE_ADMIN' && (await this.store.countWithRole('ROLE_ADMIN')) <= 1) {
+      if (!isAdmin && role !== existing.role)
+        collector.business('UPDATE', 'Users cannot change their own role');
+      if (!isAdmin && username !== existing.username)
+        collector.business('UPDATE', 'Users cannot change their own username');
+      if (
+        existing.role === 'ROLE_ADMIN' &&
+        role !== 'ROLE_ADMIN' &&
+        (await this.store.countWithRole('ROLE_ADMIN')) <= 1
+      ) {
         collector.business('UPDATE', 'The last administrator cannot be demoted');
       }
       if (username !== existing.username && (await this.store.findByUsername(username)) !== undefined) {
         collector.business('UPDATE', msg.valueExists(ENTITY, 'username', username));
       }
     }
-    if (existing === undefined || profile === undefined || role === undefined || username === undefined || !collector.isValid) {
+    if (
+      existing === undefined ||
+      profile === undefined ||
+      role === undefined ||
+      username === undefined ||
+      !collector.isValid
+    ) {
       throw new ValidationFailedError(collector.results());
     }
     let updated: User | undefined;
@@ -103,14 +130,35 @@ export class UserService {
     if (existing.role === 'ROLE_ADMIN' && (await this.store.countWithRole('ROLE_ADMIN')) <= 1) {
       throw invalid('DELETE', 'The last administrator cannot be deleted');
     }
-    if (!(await this.store.delete(existing.id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, existing.id));
+    if (!(await this.store.delete(existing.id)))
+      throw invalid('DELETE', msg.doesNotExist(ENTITY, existing.id));
   }
 
   /** Checks the current password, stores the new one and ends every session of the user. */
   async changePassword(body: Body, caller: Principal): Promise<void> {
     const collector = new ValidationCollector();
-    const current = checkString(body, { property: 'currentPassword', maxLength: 200, messages: { required: 'The current password is required', maxlength: 'A password must be no more than 200 characters', type: 'A password must be a string' } }, collector);
-    const next = checkString(body, { ...PASSWORD_RULE, property: 'newPassword', messages: { ...PASSWORD_RULE.messages, required: 'A new password is required' } }, collector);
+    const current = checkString(
+      body,
+      {
+        property: 'currentPassword',
+        maxLength: 200,
+        messages: {
+          required: 'The current password is required',
+          maxlength: 'A password must be no more than 200 characters',
+          type: 'A password must be a string',
+        },
+      },
+      collector,
+    );
+    const next = checkString(
+      body,
+      {
+        ...PASSWORD_RULE,
+        property: 'newPassword',
+        messages: { ...PASSWORD_RULE.messages, required: 'A new password is required' },
+      },
+      collector,
+    );
     if (current === undefined || next === undefined) throw new ValidationFailedError(collector.results());
     const found = await this.store.findCredentials(caller.username);
     if (found === undefined || !(await verifyPassword(current, found.passwordHash))) {

@@ -21,18 +21,13 @@ export class UserStore {
     return (await this.db.selectFrom('users').selectAll().execute()).map(toDomain);
   }
 
-  async count(): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   async countWithRole(role: Role): Promise<number> {
     const row = await this.db
       .selectFrom('users')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('role', '=', role)
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return row.n;
   }
 
   async findById(id: number): Promise<User | undefined> {
@@ -41,13 +36,21 @@ export class UserStore {
   }
 
   async findByUsername(username: string): Promise<User | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
     return row === undefined ? undefined : toDomain(row);
   }
 
   /** The user and their password hash, for sign-in and password changes. */
   async findCredentials(username: string): Promise<{ user: User; passwordHash: string } | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
     return row === undefined ? undefined : { user: toDomain(row), passwordHash: row.password_hash };
   }
 
@@ -70,7 +73,13 @@ export class UserStore {
   async update(user: User): Promise<User | undefined> {
     const row = await this.db
       .updateTable('users')
-      .set({ username: user.username, role: user.role, first_name: user.firstName, last_name: user.lastName, email: user.email })
+      .set({
+        username: user.username,
+        role: user.role,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        email: user.email,
+      })
       .where('id', '=', user.id)
       .returningAll()
       .executeTakeFirst();
@@ -89,5 +98,12 @@ export class UserStore {
 
 function toDomain(row: UserRow): User {
   if (!isRole(row.role)) throw new Error(`user ${row.id} has unknown stored role ${row.role}`);
-  return { id: row.id, username: row.username, role: row.role, firstName: row.first_name, lastName: row.last_name, email: row.email };
+  return {
+    id: row.id,
+    username: row.username,
+    role: row.role,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+  };
 }

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  body,
+  buildTestApp,
+  createUser,
+  sendJson,
+  TEST_ADMIN,
+  type TestApp,
+} from '../test-support/test-app.js';
+import { LOGIN_FAILED, LOGIN_THROTTLED } from './auth.service.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await buildTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const signIn = (username: string, password: string) =>
+  sendJson(t.app, 'POST', '/auth/login', { username, password }, { token: null });
+
+describe('sign-in', () => {
+  it('answers an AuthToken whose expiration is 8 hours away by default', async () => {
+    const before = Date.now();
+    const response = await signIn(TEST_ADMIN.username, TEST_ADMIN.password);
+    const envelope = body(response);
+    expect(envelope.meta).toEqual({ status: 'SUCCESS', action: null, message: 'Login successful', id: null });
+    const token = envelope.payload.AuthToken as { token: string; expiration: number };
+    expect(Object.keys(token)).toEqual(['token', 'expiration']);
+    expect(token.expiration - before).toBeGreaterThanOrEqual(8 * 3600_000 - 1000);
+    expect(token.expiration - before).toBeLessThanOrEqual(8 * 3600_000 + 5000);
+  });
+
+  it('accepts the token as Bearer and as the jwt header, and refuses an unknown token', async () => {
+    const { token } = body(await signIn(TEST_ADMIN.username, TEST_ADMIN.password)).payload.AuthToken as {
+      token: string;
+    };
+    const bearer = await t.app.inject({
+      method: 'GET',
+      url: '/user/credentials',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const jwt = await t.app.inject({ method: 'GET', url: '/user/credentials', headers: { jwt: token } });
+    expect(bearer.statusCode).toBe(200);
+    expect(jwt.statusCode).toBe(200);
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/user/credentials',
+      headers: { jwt: `${token}x` },
+    });
+    expect(unknown.statusCode).toBe(401);
+    expect(body(unknown).meta.status).toBe('UNAUTHORIZED');
+  });
+
+  it('gives a wrong password and an unknown user the same answer in about the same time', async () => {
+    await createUser(t, 'ROLE_USER', 'known');
+    const time = async (username: string) => {
+      const started = process.hrtime.bigint();
+      const response = await signIn(username, 'wrong-password');
+      return { ms: Number(process.hrtime.bigint() - started) / 1e6, payload: body(response).payload };
+    };
+    const samples = { known: [] as number[], unknown: [] as number[] };
+    for (let i = 0; i < 7; i += 1) {
+      const known = await time('known');
+      const unknown = await time('nobody-here');
+      expect(known.payload).toEqual(unknown.payload);
+      expect(known.payload).toEqual({
+        ValidationResults: { valid: false, messages: { business: { LOGIN: LOGIN_FAILED } } },
+      });
+      samples.known.push(known.ms);
+      samples.unknown.push(unknown.ms);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const ratio = median(samples.known) / median(samples.unknown);
+    // Both paths run one scrypt verification; without the decoy the unknown path would be ~100× faster.
+    // Generous bounds: other test files load the machine meanwhile.
+    expect(ratio).toBeGreaterThan(1 / 3);
+    expect(ratio).toBeLessThan(3);
+  });
+
+  it('refuses a username after 10 failed attempts, even with the right password, without locking anyone else out', async () => {
+    const victim = await createUser(t, 'ROLE_USER', 'victim');
+    for (let i = 0; i < 10; i += 1) {
+      expect(JSON.stringify(body(await signIn('victim', `guess-${i}`)).payload)).toContain(LOGIN_FAILED);
+    }
+    const locked = await signIn('victim', 'a-long-password');
+    expect(body(locked).payload).toEqual({
+      ValidationResults: { valid: false, messages: { business: { LOGIN: LOGIN_THROTTLED } } },
+    });
+    expect(body(await signIn(TEST_ADMIN.username, TEST_ADMIN.password)).meta.status).toBe('SUCCESS');
+    // The session the victim already had is not affected.
+    expect(
+      (await sendJson(t.app, 'GET', '/user/credentials', undefined, { token: victim.token })).statusCode,
+    ).toBe(200);
+  });
+
+  it('counts a burst of parallel guesses exactly', async () => {
+    await createUser(t, 'ROLE_USER', 'burst');
+    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => signIn('burst', `guess-${i}`)));
+    const throttled = results.filter((r) => r.body.includes(LOGIN_THROTTLED));
+    expect(throttled).toHaveLength(5);
+  });
+
+  it('refuses malformed sign-in bodies cleanly', async () => {
+    expect(
+      body(await sendJson(t.app, 'POST', '/auth/login', { username: 5, password: null }, { token: null }))
+        .payload,
+    ).toEqual({
+      ValidationResults: {
+        valid: false,
+        messages: {
+          username: { type: 'A username must be a string' },
+          password: { required: 'A password is required' },
+        },
+      },
+    });
+    expect((await sendJson(t.app, 'POST', '/auth/login', ['admin'], { token: null })).statusCode).toBe(400);
+  });
+});
+
+describe('sign-out', () => {
+  it('revokes the token at once, and only that token', async () => {
+    const user = await createUser(t, 'ROLE_USER', 'leaver');
+    const other = body(await signIn('leaver', 'a-long-password')).payload.AuthToken as { token: string };
+    const out = await sendJson(t.app, 'POST', '/auth/logout', undefined, { token: user.token });
+    expect(body(out).meta).toEqual({
+      status: 'SUCCESS',
+      action: null,
+      message: 'Logout successful',
+      id: null,
+    });
+    expect(
+      (await sendJson(t.app, 'GET', '/user/credentials', undefined, { token: user.token })).statusCode,
+    ).toBe(401);
+    expect(
+      (await sendJson(t.app, 'GET', '/user/credentials', undefined, { token: other.token })).statusCode,
+    ).toBe(200);
+  });
+});

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config/config.js';
+import { connectDatabase } from './db/connect.js';
+import { migrateToLatest } from './db/migrations/migrate.js';
+import { ValidationFailedError } from './shared/errors.js';
+import { UserService } from './users/user.service.js';
+import { UserStore } from './users/user.store.js';
+
+const USAGE = `Usage:
+  scriptorium users add --username <name> --role <ROLE_ADMIN|ROLE_CURATOR|ROLE_USER>
+                        [--first-name <text>] [--last-name <text>] [--email <address>]
+      The password is read from standard input (first line), or asked for when run in a terminal.
+  scriptorium users list
+
+Works on the database the environment configures (DATABASE_URL, or SQLite under SCRIPTORIUM_DATA_DIR).`;
+
+function out(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Reads the password without echoing it in a terminal, or the first line of piped input. */
+async function readPassword(): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  if (process.stdin.isTTY) {
+    process.stdout.write('Password: ');
+    // Mute the echo of typed characters.
+    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => undefined;
+  }
+  try {
+    for await (const line of rl) return line;
+    return '';
+  } finally {
+    rl.close();
+    if (process.stdin.isTTY) process.stdout.write('\n');
+  }
+}
+
+function normalizeRole(role: string): string {
+  const upper = role.toUpperCase();
+  return upper.startsWith('ROLE_') ? upper : `ROLE_${upper}`;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      username: { type: 'string' },
+      role: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      email: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [area, command] = positionals;
+  if (values.help === true || area !== 'users' || (command !== 'add' && command !== 'list')) {
+    out(USAGE);
+    return values.help === true ? 0 : 2;
+  }
+  const config = loadConfig(process.env);
+  const { db, dialect } = connectDatabase(config.database);
+  try {
+    await migrateToLatest(db, dialect);
+    const users = new UserService(new UserStore(db), () => Promise.resolve());
+    if (command === 'list') {
+      for (const user of await users.list())
+        out(`${String(user.id).padStart(4)}  ${user.role.padEnd(13)} ${user.username}`);
+      return 0;
+    }
+    if (values.username === undefined || values.role === undefined) {
+      out(USAGE);
+      return 2;
+    }
+    const user = await users.create({
+      username: values.username,
+      role: normalizeRole(values.role),
+      password: await readPassword(),
+      firstName: values['first-name'],
+      lastName: values['last-name'],
+      email: values.email,
+    });
+    out(`Created user ${user.username} (id ${user.id}, ${user.role})`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ValidationFailedError) {
+      for (const [category, messages] of Object.entries(error.results.messages)) {
+        for (const text of Object.values(messages)) process.stderr.write(`${category}: ${text}\n`);
+      }
+    } else if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+    } else {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    }
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/config.js';
+import { buildTestApp, createUser, login, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
+import { roleSatisfies } from './access.js';
+import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
+import { createHttpServer } from './server.js';
+
+/**
+ * The route × role check: the permission table is the input. Every registered API route must have an
+ * entry, and for each role the route must refuse (401 anonymous, 403 too low) or admit exactly as the
+ * table says. A route added without an entry fails here (and at registration).
+ */
+type Caller = 'ROLE_ANONYMOUS' | 'ROLE_USER' | 'ROLE_CURATOR' | 'ROLE_ADMIN';
+const CALLERS: Caller[] = ['ROLE_ANONYMOUS', 'ROLE_USER', 'ROLE_CURATOR', 'ROLE_ADMIN'];
+
+let t: TestApp;
+const credentials = new Map<Caller, { username: string; password: string }>();
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  credentials.set('ROLE_ADMIN', TEST_ADMIN);
+  for (const role of ['ROLE_USER', 'ROLE_CURATOR'] as const) {
+    const user = await createUser(t, role, `perm-${role.slice(5).toLowerCase()}`);
+    credentials.set(role, { username: user.username, password: 'a-long-password' });
+  }
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function concrete(url: string): string {
+  return url.replace(':repositoryViewId', '1').replace(':type', 'FEDORA').replace(':id', '1');
+}
+
+// A fresh token per request, so routes that end sessions (logout, password) cannot disturb others.
+async function tokenFor(caller: Caller): Promise<string | undefined> {
+  const c = credentials.get(caller);
+  return c === undefined ? undefined : login(t.app, c.username, c.password);
+}
+
+describe('route × role', () => {
+  it('has a permission entry for every registered API route', async () => {
+    await t.app.ready();
+    const missing = t.app.routeTable
+      .filter((route) => !isOutsideRoleModel(route.url))
+      .filter((route) => PERMISSIONS[permissionKey(route.method, route.url)] === undefined);
+    expect(missing).toEqual([]);
+  });
+
+  it('admits and refuses every route for every role exactly as the table says', async () => {
+    await t.app.ready();
+    const routes = t.app.routeTable.filter((route) => !isOutsideRoleModel(route.url));
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    const mismatches: string[] = [];
+    for (const route of routes) {
+      const required = PERMISSIONS[permissionKey(route.method, route.url)]!;
+      for (const caller of CALLERS) {
+        const token = await tokenFor(caller);
+        const response = await t.app.inject({
+          method: route.method as 'GET',
+          url: concrete(route.url),
+          headers: {
+            'content-type': 'application/json',
+            ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+          },
+          payload: route.method === 'GET' ? undefined : '{}',
+        });
+        const expected = roleSatisfies(caller, required)
+          ? 'admitted'
+          : caller === 'ROLE_ANONYMOUS'
+            ? 401
+            : 403;
+        const actual =
+          response.statusCode === 401 || response.statusCode === 403 ? response.statusCode : 'admitted';
+        if (actual !== expected)
+          mismatches.push(
+            `${route.method} ${route.url} as ${caller}: expected ${expected}, got ${response.statusCode}`,
+          );
+        if (typeof expected === 'number') {
+          expect(response.json()).toEqual({
+            meta: { status: 'UNAUTHORIZED', action: null, message: expect.any(String) as unknown, id: null },
+            payload: {},
+          });
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('refuses to register an API route that the table does not list', async () => {
+    const config = { ...loadConfig({}), logLevel: 'silent' as const };
+    await expect(
+      createHttpServer({
+        config,
+        authorizer: { authorize: () => Promise.resolve(undefined) },
+        logger: false,
+        routes: [
+          (app) => {
+            app.get('/unlisted', () => ({}));
+          },
+        ],
+      }).then((app) => app.ready()),
+    ).rejects.toThrow(/GET \/unlisted has no single entry in http\/permissions.ts/);
+  });
+});
