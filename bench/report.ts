@@ -141,8 +141,7 @@ export function renderMarkdown(report: Report): string {
     '# Scriptorium benchmark',
     '',
     `${report.date} · Node ${report.machine.node} · ${report.machine.cpuCount} × ${report.machine.cpuModel} · ` +
-      `${report.machine.os} · load average ${report.machine.loadAverageAtStart} at start, ` +
-      `${report.machine.loadAverageAtEnd} at end`,
+      `${report.machine.os} · 1-minute load average before the bench: ${report.machine.loadAverageAtStart}`,
     '',
     `autocannon ${report.settings.autocannon}, ${report.settings.connections} connections, ` +
       `${report.settings.durationSeconds} s per run, ${report.settings.runs} runs per side ` +

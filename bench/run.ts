@@ -163,7 +163,8 @@ async function main(): Promise<void> {
       cpuModel: cpus[0]?.model.trim() ?? 'unknown',
       cpuCount: cpus.length,
       totalMemoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-      // Other work on the machine skews every figure; a 1-minute load well above 0 means a noisy run.
+      // Other work on the machine skews every figure; a 1-minute load well above 0 before the bench
+      // starts means a noisy run (during it, the bench itself keeps two to three threads busy).
       loadAverageAtStart: os.loadavg()[0]!.toFixed(2),
     },
     settings: {
@@ -228,7 +229,6 @@ async function main(): Promise<void> {
   const withGoal = report.summary.filter((s) => s.goal !== 'n/a');
   report.goalHolds = withGoal.every((s) => s.goal === 'met' && s.problems.length === 0);
 
-  report.machine.loadAverageAtEnd = os.loadavg()[0]!.toFixed(2);
   const files = await writeReport(RESULTS, report);
   console.log(`\n${renderTable(report.summary)}\n`);
   console.log(
