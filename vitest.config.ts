@@ -3,7 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['src/test-support/global-setup.ts'],
+    globalSetup: [
+      'src/test-support/global-setup.ts',
+      // One Community Solid Server per run for the LDP adapter contract runner (≈5 s).
+      'test/contract/css-global-setup.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -111,7 +111,9 @@ const SOURCES: readonly Source[] = [
       'European Broadcasting Union, Creative Commons Attribution-ShareAlike 3.0 (cc:licence of the ontology), ' +
       'https://creativecommons.org/licenses/by-sa/3.0/',
     // Fedora 4–6 write ebucore:filename on every binary's description; EBUCore 1.10 no longer defines it.
-    supplements: [{ uri: 'http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#filename', label: 'File name' }],
+    supplements: [
+      { uri: 'http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#filename', label: 'File name' },
+    ],
   },
   {
     prefix: 'premis',

@@ -16,6 +16,18 @@ import { OperatorApplyService } from './operators/operator-apply.service.js';
 import { operatorRoutes } from './operators/operator.routes.js';
 import { OperatorService } from './operators/operator.service.js';
 import { OperatorStore } from './operators/operator.store.js';
+import { embeddedRepositoryRoutes } from './repository/repository.routes.js';
+import { resolveRepositoryCredentials } from './repository/credentials.js';
+import { createAdapter } from './repositories/create-adapter.js';
+import { contextRoutes } from './repository-view-context/context.routes.js';
+import { ContextService } from './repository-view-context/context.service.js';
+import { ensureDefaultView } from './repository-views/default-view.js';
+import { PasswordCipher } from './repository-views/password-cipher.js';
+import { repositoryViewRoutes } from './repository-views/repository-view.routes.js';
+import { RepositoryViewService } from './repository-views/repository-view.service.js';
+import { RepositoryViewStore } from './repository-views/repository-view.store.js';
+import { verificationRoutes } from './repository-views/verification.routes.js';
+import { resolveSecret } from './config/secret.js';
 import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
 import { SchemaService } from './schemas/schema.service.js';
@@ -47,17 +59,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db));
   const operatorStore = new OperatorStore(db);
   const operators = new OperatorService(operatorStore);
-  // No repository views exist yet, so APPLICATION_TYPE_OP finds no view type.
-  const apply = new OperatorApplyService(
-    operatorStore,
-    () => internalMetadata.requiredFields(),
-    () => Promise.resolve(undefined),
-  );
+  const viewStore = new RepositoryViewStore(db);
   const schemas = new SchemaService(
     new SchemaStore(db),
-    // No repository views exist yet, so no schema is in use; the repository-view capability supplies
-    // the names of the views that use a schema.
-    () => Promise.resolve([]),
+    (schemaId) => viewStore.namesUsingSchema(schemaId),
     new PropertyLookup(new VocabularyFetcher({ allowedHosts: config.vocabularyFetchAllowedHosts })),
   );
   const userStore = new UserStore(db);
@@ -67,6 +72,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const users = new UserService(userStore, (userId) => auth.revokeAll(userId));
   const authorizer = new TokenAuthorizer(auth);
+  const cipher = new PasswordCipher(resolveSecret(config));
+  const views = new RepositoryViewService(viewStore, cipher, {
+    schemas: () => schemas.list(),
+    users: () => users.list(),
+    createAdapter: (view) => createAdapter(view),
+  });
+  const apply = new OperatorApplyService(
+    operatorStore,
+    () => internalMetadata.requiredFields(),
+    (viewId) => views.typeOf(viewId),
+  );
+  const context = new ContextService(views);
 
   const app = await createHttpServer({
     config,
@@ -80,6 +97,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       operatorRoutes(operators),
       operatorApplyRoutes(apply),
       schemaRoutes(schemas),
+      repositoryViewRoutes(views),
+      verificationRoutes(views),
+      contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
+      ...(config.embeddedRepository ? [await embeddedRepositoryRoutes(config, db, dialect)] : []),
     ],
   });
   app.addHook('onClose', async () => {
@@ -87,6 +109,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   try {
     await ensureInitialAdmin(userStore, config, app.log);
+    if (config.embeddedRepository) {
+      const credentials = resolveRepositoryCredentials(config);
+      const seeded = (await schemas.list()).filter((schema) =>
+        ['dc', 'dcterms'].includes(schema.abbreviation),
+      );
+      await ensureDefaultView(viewStore, cipher, {
+        rootUri: `${config.publicUrl}/rest/`,
+        username: credentials.username,
+        password: credentials.password,
+        schemaIds: seeded.map((schema) => schema.id),
+      });
+    }
   } catch (error) {
     await app.close();
     throw error;

@@ -29,6 +29,11 @@ export interface Config {
   /** Largest binary the embedded repository accepts, in bytes (413 above it). */
   readonly repositoryMaxBinaryBytes: number;
   readonly logLevel: LogLevel;
+  /**
+   * The URL clients use to reach this service; the default `Embedded repository` view points at
+   * `<publicUrl>/rest/`. Default: http://<HOST, or 127.0.0.1 for a wildcard>:<PORT>.
+   */
+  readonly publicUrl: string;
   /** How long a sign-in token lives, in minutes. */
   readonly tokenTtlMinutes: number;
   /** Largest JSON body accepted, in bytes (413 above it). */
@@ -114,9 +119,18 @@ export function loadConfig(env: Env): Config {
     return hosts;
   };
 
+  const port = integer('PORT', 8080, 0, 65535);
+  const host = text('HOST', '127.0.0.1');
+  const reachableHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const publicUrlRaw = text('SCRIPTORIUM_PUBLIC_URL', `http://${reachableHost}:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrlRaw)) {
+    problems.push(`SCRIPTORIUM_PUBLIC_URL must be an http(s) URL, got "${publicUrlRaw}"`);
+  }
   const config: Config = {
-    port: integer('PORT', 8080, 0, 65535),
-    host: text('HOST', '127.0.0.1'),
+    port,
+    host,
+    publicUrl: publicUrlRaw,
     database,
     dataDir,
     adminUsername: text('SCRIPTORIUM_ADMIN_USERNAME', 'admin'),

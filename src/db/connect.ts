@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import type { Database, SqlDialect } from './database.js';
+import { withStatementCache } from './statement-cache.js';
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
@@ -24,7 +25,7 @@ export function connectDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     return {
-      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
       dialect: 'sqlite',
     };
   }

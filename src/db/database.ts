@@ -1,6 +1,7 @@
 import type { LoginAttemptTable, SessionTable } from '../auth/auth.table.js';
 import type { InternalMetadataTable } from '../internal-metadata/internal-metadata.table.js';
 import type { OperatorTable } from '../operators/operator.table.js';
+import type { SchemaPropertyTable, SchemaTable } from '../schemas/schema.table.js';
 import type {
   RepoLockTable,
   RepoMementoTable,
@@ -9,6 +10,12 @@ import type {
   RepoTransactionTable,
   RepoTxStagedTable,
 } from '../repository/store/repository.table.js';
+import type {
+  RepositoryViewCuratorTable,
+  RepositoryViewSchemaTable,
+  RepositoryViewTable,
+  SeedTable,
+} from '../repository-views/repository-view.table.js';
 import type { UserTable } from '../users/user.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
@@ -21,9 +28,15 @@ export interface Database {
   repo_locks: RepoLockTable;
   internal_metadata: InternalMetadataTable;
   operators: OperatorTable;
+  schemas: SchemaTable;
+  schema_properties: SchemaPropertyTable;
   users: UserTable;
   sessions: SessionTable;
   login_attempts: LoginAttemptTable;
+  repository_views: RepositoryViewTable;
+  repository_view_schemas: RepositoryViewSchemaTable;
+  repository_view_curators: RepositoryViewCuratorTable;
+  seeds: SeedTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

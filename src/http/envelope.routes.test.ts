@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, buildTestApp, login, sendJson, type TestApp } from '../test-support/test-app.js';
+import { resolveRepositoryCredentials } from '../repository/credentials.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -34,6 +35,12 @@ async function createMetadatum(t: TestApp): Promise<number> {
 async function createUserId(t: TestApp, name: string): Promise<number> {
   const response = await sendJson(t.app, 'POST', '/user/create', newUser(name));
   return (body(response).payload.User as { id: number }).id;
+}
+
+const schema = { name: 'Test schema', abbreviation: 'tst', namespace: 'http://test.example/ns#' };
+async function createSchema(t: TestApp): Promise<number> {
+  const response = await sendJson(t.app, 'POST', '/schema', schema);
+  return (body(response).payload.Schema as { id: number }).id;
 }
 
 /** Every API route and how to make it succeed and fail. A route missing here fails the walk below. */
@@ -218,10 +225,52 @@ const CASES: Record<string, RouteCases> = {
       status: 'INVALID',
     },
   },
+  'GET /schema': { success: () => Promise.resolve({ method: 'GET', url: '/schema' }), failure: null },
+  'GET /schema/:id': {
+    success: async (t) => ({ method: 'GET', url: `/schema/${await createSchema(t)}` }),
+    failure: { call: { method: 'GET', url: '/schema/424242' }, http: 404, status: 'ERROR' },
+  },
+  'GET /schema/properties': {
+    success: () =>
+      Promise.resolve({
+        method: 'GET',
+        url: '/schema/properties?namespace=http%3A%2F%2Fpurl.org%2Fdc%2Fterms%2F',
+      }),
+    failure: {
+      call: { method: 'GET', url: '/schema/properties?namespace=http%3A%2F%2F127.0.0.1%3A9%2Fns' },
+      http: 200,
+      status: 'ERROR',
+    },
+  },
+  'POST /schema': {
+    success: () => Promise.resolve({ method: 'POST', url: '/schema', payload: schema }),
+    failure: {
+      call: { method: 'POST', url: '/schema', payload: { ...schema, name: 'x' } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  'PUT /schema': {
+    success: async (t) => ({
+      method: 'PUT',
+      url: '/schema',
+      payload: { ...schema, id: await createSchema(t) },
+    }),
+    failure: { call: { method: 'PUT', url: '/schema', payload: schema }, http: 200, status: 'INVALID' },
+  },
+  'DELETE /schema': {
+    success: async (t) => ({ method: 'DELETE', url: '/schema', payload: { id: await createSchema(t) } }),
+    failure: { call: { method: 'DELETE', url: '/schema', payload: '"1"' }, http: 400, status: 'ERROR' },
+  },
 };
 
-/** Documentation routes answer documents, not envelopes; they still carry the security headers. */
-const isDocumentation = (url: string) => url === '/openapi.json' || url.startsWith('/docs');
+/**
+ * Documentation routes answer documents, not envelopes; they still carry the security headers. The
+ * embedded repository under /rest is skipped too: it answers LDP (Fedora) responses, not envelopes
+ * (DECISIONS.md §2), and has its own conformance suite in src/repository/.
+ */
+const isDocumentation = (url: string) =>
+  url === '/openapi.json' || url.startsWith('/docs') || url === '/rest' || url.startsWith('/rest/');
 
 function expectHeaders(headers: Record<string, unknown>) {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(headers[name], name).toBe(value);
@@ -302,6 +351,18 @@ describe('every registered route answers the envelope and the security headers',
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/text\/html/);
     expectHeaders(docs.headers);
+  });
+
+  it('answers the embedded repository (/rest, LDP not envelopes) with the security headers too', async () => {
+    const anonymous = await t.app.inject({ method: 'GET', url: '/rest/' });
+    expect(anonymous.statusCode).toBe(401);
+    expectHeaders(anonymous.headers);
+    const password = t.config.repositoryPassword ?? resolveRepositoryCredentials(t.config).password;
+    const authorization = `Basic ${Buffer.from(`${t.config.repositoryUsername}:${password}`).toString('base64')}`;
+    const root = await t.app.inject({ method: 'GET', url: '/rest/', headers: { authorization } });
+    expect(root.statusCode).toBe(200);
+    expect(root.headers['content-type']).toMatch(/^text\/turtle/);
+    expectHeaders(root.headers);
   });
 });
 

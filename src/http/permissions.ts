@@ -73,6 +73,8 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'GET /repository-view-context/:type/:repositoryViewId/resource': 'ROLE_CURATOR',
   'DELETE /repository-view-context/:type/:repositoryViewId/resource': 'ROLE_CURATOR',
   'GET /repository-view-context/:type/:repositoryViewId/resource/fixity': 'ROLE_CURATOR',
+  // Our addition: the binary's bytes, streamed (not an envelope).
+  'GET /repository-view-context/:type/:repositoryViewId/resource/content': 'ROLE_CURATOR',
   'GET /repository-view-context/:type/:repositoryViewId/transaction': 'ROLE_CURATOR',
   'PUT /repository-view-context/:type/:repositoryViewId/transaction': 'ROLE_CURATOR',
   'POST /repository-view-context/:type/:repositoryViewId/transaction': 'ROLE_CURATOR',

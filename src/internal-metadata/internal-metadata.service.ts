@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
-import { compareByText } from '../shared/compare.js';
+import { sortByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkId, ValidationCollector } from '../shared/validation.js';
 import { ENTITY, parseInternalMetadata, type InternalMetadata } from './internal-metadata.js';
@@ -15,12 +15,12 @@ export class InternalMetadataService {
 
   /** Sorted by gloss (sage-operators.md §2), see compareByText for the exact order. */
   async list(): Promise<InternalMetadata[]> {
-    return (await this.store.list()).sort(compareByText((item) => item.gloss));
+    return sortByText(await this.store.list(), (item) => item.gloss);
   }
 
-  /** Fields marked required, for the operator engine's `missingRequired`. */
+  /** Fields marked required, for the operator engine's `missingRequired`; only those rows are read. */
   async requiredFields(): Promise<string[]> {
-    return (await this.store.list()).filter((item) => item.required).map((item) => item.field);
+    return this.store.requiredFields();
   }
 
   async create(body: Readonly<Record<string, unknown>>): Promise<InternalMetadata> {

@@ -12,6 +12,20 @@ export class InternalMetadataStore {
     return rows.map(toDomain);
   }
 
+  /**
+   * The fields of the rows marked required, by id (the order rows are stored in; `list` leaves the
+   * order to the database, whose unordered scan of this table is by id on SQLite).
+   */
+  async requiredFields(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('internal_metadata')
+      .select('field')
+      .where('required', '=', 1)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.field);
+  }
+
   async findById(id: number): Promise<InternalMetadata | undefined> {
     const row = await this.db
       .selectFrom('internal_metadata')

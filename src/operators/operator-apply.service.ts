@@ -3,6 +3,7 @@ import { ValidationFailedError } from '../shared/errors.js';
 import { ValidationCollector } from '../shared/validation.js';
 import { applyOperators, type TraceEntry } from './engine/apply-operators.js';
 import type { MappingDocument } from './engine/mapping-document.js';
+import { isValidTimeZone } from './engine/time-zone.js';
 import type { Operator } from './operator.js';
 import type { OperatorStore } from './operator.store.js';
 
@@ -116,14 +117,8 @@ function parseIds(raw: unknown, collector: ValidationCollector): number[] | unde
 
 function parseTimeZone(raw: unknown, collector: ValidationCollector): string {
   if (raw === undefined || raw === null) return 'UTC';
-  if (typeof raw === 'string' && raw.length <= 64) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: raw });
-      return raw;
-    } catch {
-      // fall through to the message below
-    }
-  }
+  // isValidTimeZone is memoized: building an Intl.DateTimeFormat per request to check the name was costly.
+  if (typeof raw === 'string' && raw.length <= 64 && isValidTimeZone(raw)) return raw;
   collector.add(
     'timeZone',
     'pattern',

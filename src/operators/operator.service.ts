@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
-import { compareByText } from '../shared/compare.js';
+import { sortByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkId, ValidationCollector, type BusinessOperation } from '../shared/validation.js';
 import { entityOf, isOperatorTypeName, OPERATOR_TYPES, type Operator } from './operator.js';
@@ -14,7 +14,7 @@ export class OperatorService {
   constructor(private readonly store: OperatorStore) {}
 
   async list(): Promise<Operator[]> {
-    return (await this.store.list()).sort(compareByText((op) => op.name));
+    return sortByText(await this.store.list(), (op) => op.name);
   }
 
   /** Already sorted by name (code-unit order), as the reference's /operators/types is. */

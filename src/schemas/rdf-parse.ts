@@ -68,8 +68,7 @@ export async function parseRdf(text: string, syntax: RdfSyntax, baseIRI: string)
           new JsonLdParser({
             baseIRI,
             documentLoader: {
-              load: (url: string) =>
-                Promise.reject(new Error(`remote JSON-LD context ${url} is not loaded`)),
+              load: (url: string) => Promise.reject(new Error(`remote JSON-LD context ${url} is not loaded`)),
             },
           }),
           text,

@@ -112,22 +112,22 @@ export function parseSchema(
 
 function parseProperties(value: unknown, collector: ValidationCollector): Property[] | undefined {
   if (value === undefined || value === null) return [];
-  const fail = (key: string, message: string): undefined => {
-    collector.add('properties', key, message);
+  if (!Array.isArray(value)) {
+    collector.add('properties', 'type', 'Properties must be a list of {"uri", "label"} objects');
     return undefined;
-  };
-  if (!Array.isArray(value)) return fail('type', 'Properties must be a list of {"uri", "label"} objects');
+  }
   if (value.length > LIMITS.properties) {
-    return fail('maxlength', `A schema can hold at most ${LIMITS.properties} properties`);
+    collector.add('properties', 'maxlength', `A schema can hold at most ${LIMITS.properties} properties`);
+    return undefined;
   }
   const properties: Property[] = [];
-  let ok = true;
-  value.forEach((item: unknown, index) => {
+  let failed = false;
+  for (const [index, item] of (value as unknown[]).entries()) {
     const property = parseProperty(item, index + 1, collector);
-    if (property === undefined) ok = false;
+    if (property === undefined) failed = true;
     else properties.push(property);
-  });
-  return ok ? properties : undefined;
+  }
+  return failed ? undefined : properties;
 }
 
 function parseProperty(item: unknown, n: number, collector: ValidationCollector): Property | undefined {

@@ -13,6 +13,25 @@ export function compareByText<T extends { id: number }>(text: (item: T) => strin
   };
 }
 
+/**
+ * `items` sorted in place in the order of {@link compareByText}, lower-casing each text once rather than
+ * twice per comparison. Returns `items`.
+ */
+export function sortByText<T extends { id: number }>(items: T[], text: (item: T) => string): T[] {
+  const keyed = items.map((item) => {
+    const exact = text(item);
+    return { item, exact, folded: exact.toLowerCase() };
+  });
+  keyed.sort(
+    (a, b) =>
+      compareCodeUnits(a.folded, b.folded) || compareCodeUnits(a.exact, b.exact) || a.item.id - b.item.id,
+  );
+  keyed.forEach((entry, i) => {
+    items[i] = entry.item;
+  });
+  return items;
+}
+
 export function compareCodeUnits(a: string, b: string): number {
   if (a < b) return -1;
   return a > b ? 1 : 0;

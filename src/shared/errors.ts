@@ -9,7 +9,13 @@ export abstract class AppError extends Error {
 }
 
 export type ErrorCode =
-  'VALIDATION_FAILED' | 'BAD_REQUEST' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'UPSTREAM_FAILED';
+  | 'VALIDATION_FAILED'
+  | 'BAD_REQUEST'
+  | 'NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'UPSTREAM_FAILED'
+  | 'CAPABILITY_UNSUPPORTED';
 
 /** A request that is understood but breaks input or business rules: 200 INVALID + ValidationResults. */
 export class ValidationFailedError extends AppError {
@@ -59,5 +65,14 @@ export class UpstreamFailedError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'UpstreamFailedError';
+  }
+}
+
+/** The repository kind lacks a feature (versions on a Solid server): 200 ERROR naming the feature. */
+export class CapabilityUnsupportedError extends AppError {
+  readonly code = 'CAPABILITY_UNSUPPORTED';
+  constructor(readonly feature: string, kind: string) {
+    super(`The ${kind} repository does not support ${feature}`);
+    this.name = 'CapabilityUnsupportedError';
   }
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -24,8 +25,11 @@ export async function buildTestApp(
   options: { beforeReady?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
+  // Every app gets a data directory of its own (the embedded repository keeps binaries and its password
+  // there), removed on close unless the test chose the directory itself.
+  const ownDataDir = overrides.dataDir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-test-')) : undefined;
   const config: Config = {
-    ...loadConfig({ SCRIPTORIUM_DATA_DIR: path.join(os.tmpdir(), 'scriptorium-test') }),
+    ...loadConfig({ SCRIPTORIUM_DATA_DIR: ownDataDir ?? path.join(os.tmpdir(), 'scriptorium-test') }),
     database: database.config,
     logLevel: 'silent',
     adminUsername: TEST_ADMIN.username,
@@ -43,6 +47,7 @@ export async function buildTestApp(
     close: async () => {
       await app.close();
       await database.drop();
+      if (ownDataDir !== undefined) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,15 +1,19 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { SqlDialect } from '../database.js';
 import { metadataMappingMigration } from './001-metadata-mapping.js';
+import { schemasMigration } from './002-schemas.js';
 import { repositoryMigration } from './004-repository.js';
 import { usersMigration } from './003-users.js';
+import { repositoryViewsMigration } from './005-repository-views.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
   return {
     '001-metadata-mapping': metadataMappingMigration(dialect),
+    '002-schemas': schemasMigration(dialect),
     '003-users': usersMigration(dialect),
     '004-repository': repositoryMigration(dialect),
+    '005-repository-views': repositoryViewsMigration(dialect),
   };
 }
 
@@ -22,8 +26,20 @@ class ListedMigrations implements MigrationProvider {
 
 /** Brings the schema to the latest version; run at every start-up. */
 export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: SqlDialect): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new ListedMigrations(dialect) });
+  // Kysely looks for its bookkeeping tables in every schema it can see; on PostgreSQL name ours, or an
+  // app on a fresh schema finds another schema's kysely_migration_lock and fails (tests: one schema per app).
+  const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: new ListedMigrations(dialect),
+    ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+async function currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined> {
+  const result = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return result.rows[0]?.schema ?? undefined;
 }

@@ -84,3 +84,19 @@ describe('formatDate', () => {
     expect(parseDateInput(text, 'UTC')?.getTime()).toBe(instant.getTime());
   });
 });
+
+describe('compileDatePattern memo', () => {
+  it('hands out the same formatter for the same pattern, and keeps a bounded number', () => {
+    const first = compileDatePattern('yyyy-MM-dd');
+    expect(compileDatePattern('yyyy-MM-dd')).toBe(first);
+    expect(first(new Date('2020-03-25T10:15:30Z'), 'UTC')).toBe('2020-03-25');
+    for (let i = 0; i < compileDatePattern.cache.capacity + 10; i++) compileDatePattern(`yyyy'${i}'`);
+    expect(compileDatePattern.cache.size).toBe(compileDatePattern.cache.capacity);
+  });
+
+  it('does not keep a pattern that fails to compile', () => {
+    const before = compileDatePattern.cache.size;
+    expect(() => compileDatePattern('yyyy-QQ')).toThrow();
+    expect(compileDatePattern.cache.size).toBe(before);
+  });
+});

@@ -1,3 +1,4 @@
+import { memoize } from '../../shared/lru-cache.js';
 import { isValidTimeZone, offsetMillis, zoneName } from './time-zone.js';
 
 export { parseDateInput } from './date-input.js';
@@ -84,12 +85,18 @@ function tokenize(pattern: string): Field[] {
   return fields;
 }
 
+/** Distinct patterns kept compiled (the accepted ones are few; this bounds anything else). */
+const PATTERN_CACHE_SIZE = 128;
+
 /**
  * Compiles a SimpleDateFormat pattern once (letters y M d H m s S z Z, quotes, literal text), throwing on a
  * letter outside that set. A hand-written printer rather than date-fns `format`, whose `Z`/`z` tokens do not
  * mean what Java's do. Wall-clock fields come from the zone's offset at the instant.
+ *
+ * Memoized per pattern: the same pattern gives the same (stateless) formatter; a pattern that does not
+ * compile throws every time and is not kept.
  */
-export function compileDatePattern(pattern: string): DateFormatter {
+export const compileDatePattern = memoize((pattern: string): DateFormatter => {
   const fields = tokenize(pattern);
   return (instant, timeZone) => {
     if (Number.isNaN(instant.getTime())) throw new Error('Cannot format an invalid date');
@@ -98,7 +105,7 @@ export function compileDatePattern(pattern: string): DateFormatter {
     const wall = new Date(instant.getTime() + offset);
     return fields.map((field) => field(wall, instant, timeZone)).join('');
   };
-}
+}, PATTERN_CACHE_SIZE);
 
 /** Formats `instant` with Java `SimpleDateFormat` semantics in `timeZone` (`Z` → `-0500`, `z` → `CDT`). */
 export function formatDate(instant: Date, pattern: string, timeZone: string): string {

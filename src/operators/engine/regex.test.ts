@@ -76,3 +76,19 @@ describe('checkReplacement', () => {
     expect(checkReplacement(compiled(regex), replacement)).toContain(message);
   });
 });
+
+describe('compileRegex memo', () => {
+  it('hands out the same compiled object for the same source, and keeps a bounded number', () => {
+    const first = compileRegex('(\\d{4})-(\\d{2})');
+    expect(compileRegex('(\\d{4})-(\\d{2})')).toBe(first);
+    expect(compileRegex('[')).toBe(compileRegex('['));
+    for (let i = 0; i < compileRegex.cache.capacity + 10; i++) compileRegex(`a{${i % 1000}}b${i}`);
+    expect(compileRegex.cache.size).toBe(compileRegex.cache.capacity);
+  });
+
+  it('gives a shared compiled regex that still matches each input on its own', () => {
+    const regex = compiled('(\\w+)@(\\w+)');
+    expect(regex.matcher('a@b').replaceAll('$2@$1')).toBe('b@a');
+    expect(compiled('(\\w+)@(\\w+)').matcher('x@y, c@d').replaceAll('$2@$1')).toBe('y@x, d@c');
+  });
+});

@@ -1,4 +1,8 @@
 import { RE2JS } from 're2js';
+import { memoize } from '../../shared/lru-cache.js';
+
+/** Distinct regexes kept compiled; operators are few, this bounds what arbitrary input can fill. */
+const REGEX_CACHE_SIZE = 256;
 
 /** Outcome of {@link compileRegex}: the compiled pattern, or why it cannot be run. */
 export type CompiledRegex = { ok: true; regex: RE2JS } | { ok: false; reason: string };
@@ -8,14 +12,18 @@ export type CompiledRegex = { ok: true; regex: RE2JS } | { ok: false; reason: st
  * included) can backtrack catastrophically. ECMAScript spellings (`(?<name>…)`, `\u{…}`, `\/`) are translated
  * first. Features RE2 cannot run in linear time (lookahead, backreferences) are refused with a reason; the
  * save-time validators call this too, so a stored regex is always one the engine can run.
+ *
+ * Memoized per source text (compiling costs far more than matching a short value): the same source gives
+ * the same result object. A compiled RE2JS is immutable (every match makes its own matcher), so sharing it
+ * is safe.
  */
-export function compileRegex(source: string): CompiledRegex {
+export const compileRegex = memoize((source: string): CompiledRegex => {
   try {
     return { ok: true, regex: RE2JS.compile(RE2JS.translateRegExp(source)) };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : 'invalid regular expression' };
   }
-}
+}, REGEX_CACHE_SIZE);
 
 const DIGIT = /^[0-9]$/;
 

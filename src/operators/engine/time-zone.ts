@@ -1,25 +1,42 @@
-import { tzName, tzOffset } from '@date-fns/tz';
+import { tzOffset } from '@date-fns/tz';
+import { LruCache, memoize } from '../../shared/lru-cache.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
+/** Zone names come from requests: the memos below keep this many, whatever clients send. */
+const ZONE_CACHE_SIZE = 256;
 
-/** Whether `timeZone` is a zone the runtime's Intl data knows (IANA names such as `America/Chicago`, `UTC`). */
-export function isValidTimeZone(timeZone: string): boolean {
+/**
+ * Whether `timeZone` is a zone the runtime's Intl data knows (IANA names such as `America/Chicago`, `UTC`).
+ * Memoized: building an `Intl.DateTimeFormat` to find out costs far more than the lookup.
+ */
+export const isValidTimeZone = memoize((timeZone: string): boolean => {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone.length > 0;
   } catch {
     return false;
   }
-}
+}, ZONE_CACHE_SIZE);
 
 /** Offset from UTC, in whole milliseconds, of `timeZone` at `instantMs` (NaN for an unknown zone). */
 export function offsetMillis(timeZone: string, instantMs: number): number {
   return Math.round(tzOffset(timeZone, new Date(instantMs)) * MINUTE);
 }
 
-/** Short (`CDT`, `UTC`) or long (`Central Daylight Time`) display name of the zone at `instant`. */
+const zoneNameFormats = new LruCache<string, Intl.DateTimeFormat>(ZONE_CACHE_SIZE);
+
+/**
+ * Short (`CDT`, `UTC`) or long (`Central Daylight Time`) display name of the zone at `instant`: what
+ * `tzName` of @date-fns/tz answers, with its `Intl.DateTimeFormat` kept per zone and length.
+ */
 export function zoneName(timeZone: string, instant: Date, long: boolean): string {
-  return tzName(timeZone, instant, long ? 'long' : 'short');
+  const style = long ? 'long' : 'short';
+  const format = zoneNameFormats.getOrCompute(
+    `${style} ${timeZone}`,
+    () => new Intl.DateTimeFormat('en-US', { hour: 'numeric', timeZone, timeZoneName: style }),
+  );
+  // "3 PM CDT": skip the hour and the AM/PM parts (Intl may separate them with non-breaking spaces).
+  return format.format(instant).split(/\s/g).slice(2).join(' ');
 }
 
 /**

@@ -1,0 +1,157 @@
+import type { Quad } from '@rdfjs/types';
+import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
+import { linkTargets } from './link-header.js';
+import { LDP_CONTAINS, parseRdf } from './rdf-io.js';
+import type { VerificationResult } from './repository-adapter.js';
+import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
+
+/** Reads and parses an RDF answer; unreadable RDF is an upstream failure naming the request. */
+export async function readRdf(client: RepositoryHttpClient, response: UpstreamResponse, base = response.url): Promise<Quad[]> {
+  const text = await client.text(response);
+  try {
+    return await parseRdf(text, response.header('content-type'), base);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UpstreamFailedError(
+      `${response.method} ${response.url} answered RDF that cannot be read: ${message.split('\n')[0]?.slice(0, 200) ?? ''}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The absolute targets of the response's links with this relation (relative ones resolved). */
+export function linkTargetsOf(response: UpstreamResponse, rel: string): string[] {
+  return linkTargets(response.links(), rel).map((target) => new URL(target, response.url).href);
+}
+
+/** Whether the response has `Link: <type>; rel="type"`. */
+export function hasTypeLink(response: UpstreamResponse, type: string): boolean {
+  return linkTargets(response.links(), 'type').includes(type);
+}
+
+/** IRIs the resource contains (`<uri> ldp:contains ?child`), in the order served, without duplicates. */
+export function childrenOf(uri: string, quads: readonly Quad[]): string[] {
+  const seen = new Set<string>();
+  for (const q of quads) {
+    if (q.predicate.value === LDP_CONTAINS && sameResource(q.subject.value, uri) && q.object.termType === 'NamedNode') {
+      seen.add(q.object.value);
+    }
+  }
+  return [...seen];
+}
+
+/** Two IRIs of one resource (a container may be written with or without its trailing slash). */
+export function sameResource(a: string, b: string): boolean {
+  return a === b || a.replace(/\/$/, '') === b.replace(/\/$/, '');
+}
+
+/**
+ * The parent derived from the path: everything up to the last `/` (after dropping a trailing one). The
+ * root has none. `keepSlash` keeps the trailing slash of the parent (LDP servers name containers with
+ * one; Fedora does not, except its root).
+ */
+export function derivedParent(rootUri: string, uri: string, keepSlash: boolean): string | undefined {
+  if (sameResource(uri, rootUri)) return undefined;
+  const trimmed = uri.replace(/\/$/, '');
+  const cut = trimmed.lastIndexOf('/');
+  if (cut === -1) return undefined;
+  const withSlash = trimmed.slice(0, cut + 1);
+  if (sameResource(withSlash, rootUri)) return rootUri;
+  if (withSlash.length < rootUri.length) return undefined;
+  return keepSlash ? withSlash : withSlash.slice(0, -1);
+}
+
+/** An absolute IRI that can be written in SPARQL and Turtle; a BadRequestError otherwise. */
+export function checkedIri(value: string): string {
+  if (value === '' || /[\s<>"{}|^`\\]/.test(value)) throw new BadRequestError(`<${value.slice(0, 100)}> is not a valid IRI`);
+  try {
+    new URL(value);
+  } catch {
+    throw new BadRequestError(`<${value.slice(0, 100)}> is not an absolute IRI`);
+  }
+  return value;
+}
+
+/** Epoch milliseconds of an HTTP date, or undefined. */
+export function httpDateToMs(value: string | undefined): number | undefined {
+  // Only real dates: `Expires: 0` (no caching) must not read as the year 2000.
+  if (value === undefined || !/^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * `Content-Disposition: attachment; filename="…"` per RFC 6266: an ASCII fallback, plus `filename*`
+ * (RFC 5987, UTF-8) when the name has other characters, quotes or backslashes.
+ */
+export function attachmentDisposition(filename: string): string {
+  const cleaned = filename.replace(/\p{Cc}/gu, '');
+  const ascii = cleaned.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === cleaned) return `attachment; filename="${ascii}"`;
+  const extended = encodeURIComponent(cleaned).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${extended}`;
+}
+
+/** The filename of a Content-Disposition header (`filename*` preferred). */
+export function dispositionFilename(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const extended = /filename\*\s*=\s*([A-Za-z0-9-]+)'[^']*'([^;\s]+)/i.exec(header);
+  if (extended?.[2] !== undefined) {
+    try {
+      return decodeURIComponent(extended[2]);
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const quoted = /(?:^|;)\s*filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header);
+  if (quoted?.[1] !== undefined) return quoted[1].replace(/\\(.)/g, '$1');
+  const bare = /(?:^|;)\s*filename\s*=\s*([^;\s]+)/i.exec(header);
+  return bare?.[1];
+}
+
+/** ping: any HTTP answer from the root within the timeouts. */
+export async function pingRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
+  try {
+    const response = await client.send({ method: 'GET', uri: client.rootUri, headers: { accept: 'text/turtle, */*;q=0.1' } });
+    await discard(response);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, message: `Ping failed: ${messageOf(error)}` };
+  }
+}
+
+/** auth: the root answers 2xx with the view's credentials. */
+export async function checkAuthRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
+  try {
+    const response = await client.send({ method: 'GET', uri: client.rootUri, headers: { accept: 'text/turtle, */*;q=0.1' } });
+    await discard(response);
+    if (response.status >= 200 && response.status < 300) return { ok: true };
+    return { ok: false, message: `Authentication failed. Status ${response.status}` };
+  } catch (error) {
+    return { ok: false, message: `Authentication failed: ${messageOf(error)}` };
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A small bounded map (oldest entries dropped first). */
+export class BoundedMap<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) {
+      const oldest = this.map.keys().next();
+      if (oldest.done !== true) this.map.delete(oldest.value);
+    }
+  }
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+}

@@ -1,0 +1,29 @@
+import { FedoraAdapter } from './fedora-adapter.js';
+import { LdpAdapter } from './ldp-adapter.js';
+import type { RepositoryAdapter, RepositoryKind } from './repository-adapter.js';
+import { RepositoryHttpClient, type RepositoryHttpClientOptions } from './repository-http-client.js';
+
+/** What `createAdapter` needs of a repository view. */
+export interface AdapterView {
+  readonly type: RepositoryKind;
+  readonly rootUri: string;
+  readonly username?: string | null | undefined;
+  readonly password?: string | null | undefined;
+}
+
+/**
+ * The adapter for a view's kind, over a fresh `RepositoryHttpClient` (connections are pooled across
+ * clients, so adapters are cheap: create one per request). A root URI that is not absolute http(s), or
+ * carries credentials, is a BadRequestError.
+ */
+export function createAdapter(view: AdapterView, options: RepositoryHttpClientOptions = {}): RepositoryAdapter & {
+  readonly client: RepositoryHttpClient;
+} {
+  const client = new RepositoryHttpClient(view, options);
+  switch (view.type) {
+    case 'FEDORA':
+      return new FedoraAdapter(client);
+    case 'LDP':
+      return new LdpAdapter(client);
+  }
+}

@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import type { Quad } from '@rdfjs/types';
+import { BadRequestError, CapabilityUnsupportedError, UpstreamFailedError } from '../shared/errors.js';
+import {
+  BoundedMap,
+  attachmentDisposition,
+  checkAuthRoot,
+  checkedIri,
+  childrenOf,
+  derivedParent,
+  dispositionFilename,
+  hasTypeLink,
+  linkTargetsOf,
+  messageOf,
+  pingRoot,
+  readRdf,
+  sameResource,
+} from './adapter-support.js';
+import {
+  EBUCORE_FILENAME,
+  LDP_BASIC_CONTAINER,
+  LDP_CONTAINER,
+  LDP_CONTAINS,
+  RDF_ACCEPT,
+  RDF_TYPE,
+  isRdfMediaType,
+  literal,
+  namedNode,
+  quad,
+} from './rdf-io.js';
+import type {
+  BinaryContent,
+  ChildStatement,
+  FixityResult,
+  NewBinary,
+  RepositoryAdapter,
+  RepositoryFeatures,
+  ResourceDescription,
+  TransactionInfo,
+  TransactionRef,
+  VerificationResult,
+  VersionInfo,
+} from './repository-adapter.js';
+import { abandon, discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
+import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
+
+const DESCRIBE_ACCEPT = `${RDF_ACCEPT}, */*;q=0.1`;
+const SPARQL_UPDATE = 'application/sparql-update';
+/** Client-side recursive delete of a non-empty container: at most this deep and this many resources. */
+export const MAX_DELETE_DEPTH = 16;
+export const MAX_DELETE_COUNT = 1000;
+
+export const LDP_FEATURES: RepositoryFeatures = {
+  versioning: false,
+  verifying: true,
+  transacting: false,
+  queryable: true,
+  fixity: false,
+};
+
+type ResourceShape = 'container' | 'binary' | 'document';
+
+/**
+ * Any Linked Data Platform server (tested against Community Solid Server 7.2): descriptions through
+ * `Link rel="describedby"` (CSS: `.meta`), children created then described with a PATCH of absolute
+ * subjects, BGP-only SPARQL Update, 205 as success, client-side recursive delete. No transactions,
+ * versions or fixity: those throw CapabilityUnsupportedError naming the feature.
+ */
+export class LdpAdapter implements RepositoryAdapter {
+  readonly kind = 'LDP' as const;
+  readonly features = LDP_FEATURES;
+  /** Where a resource's triples are PATCHed (describedby for containers and binaries, else itself). */
+  private readonly patchTargets = new BoundedMap<string, string>(1000);
+
+  constructor(readonly client: RepositoryHttpClient) {}
+
+  async describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription> {
+    this.noTransaction(tx);
+    const target = this.client.confine(uri);
+    const response = await this.client.expectOk({ method: 'GET', uri: target, headers: { accept: DESCRIBE_ACCEPT } });
+    const shape = shapeOf(response);
+    const description = this.rememberPatchTarget(target, response, shape);
+    if (shape === 'binary') {
+      abandon(response);
+      const quads =
+        description === target
+          ? []
+          : await readRdf(this.client, await this.client.expectOk({ method: 'GET', uri: description, headers: { accept: RDF_ACCEPT } }));
+      return { uri: target, isBinary: true, quads, children: [], parent: derivedParent(this.client.rootUri, target, true) };
+    }
+    const all = await readRdf(this.client, response);
+    const children = shape === 'container' ? childrenOf(target, all) : [];
+    // Servers such as CSS add each child's own metadata to a container's representation; those
+    // statements describe the children, not this resource.
+    const childSet = new Set(children);
+    const quads = all.filter((q) => !(childSet.has(q.subject.value) && q.predicate.value !== LDP_CONTAINS));
+    return { uri: target, isBinary: false, quads, children, parent: derivedParent(this.client.rootUri, target, true) };
+  }
+
+  async createChild(parentUri: string, statements: readonly ChildStatement[], tx?: TransactionRef): Promise<string> {
+    this.noTransaction(tx);
+    const parent = this.client.confine(parentUri);
+    for (const s of statements) checkedIri(s.predicate);
+    const response = await this.client.expectOk({
+      method: 'POST',
+      uri: parent,
+      headers: {
+        'content-type': 'text/turtle',
+        link: `<${LDP_BASIC_CONTAINER}>; rel="type"`,
+        slug: randomUUID(),
+      },
+      body: '',
+    });
+    const created = await this.locationOf(response);
+    if (statements.length === 0) return created;
+    const subject = namedNode(created);
+    const add = statements.map((s) => quad(subject, namedNode(s.predicate), s.object as Quad['object']));
+    try {
+      await this.patch(await this.patchTarget(created), buildDataUpdate([], add));
+    } catch (error) {
+      // Do not leave an empty child behind when its statements could not be written.
+      await this.client.send({ method: 'DELETE', uri: created }).then(discard, () => undefined);
+      throw error;
+    }
+    return created;
+  }
+
+  async updateTriples(uri: string, remove: readonly Quad[], add: readonly Quad[], tx?: TransactionRef): Promise<void> {
+    this.noTransaction(tx);
+    const target = this.client.confine(uri);
+    const update = buildDataUpdate(remove, add);
+    if (update === '') return;
+    await this.patch(await this.patchTarget(target), update);
+  }
+
+  async runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void> {
+    this.noTransaction(tx);
+    const target = this.client.confine(uri);
+    const text = normaliseUpdate(update, { base: target, bgpOnly: true, kind: this.kind });
+    await this.patch(await this.patchTarget(target), text);
+  }
+
+  async uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string> {
+    this.noTransaction(tx);
+    const parent = this.client.confine(parentUri);
+    let created: string;
+    try {
+      const response = await this.client.expectOk({
+        method: 'POST',
+        uri: parent,
+        headers: {
+          'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
+          'content-disposition': attachmentDisposition(binary.filename),
+        },
+        body: binary.content,
+      });
+      created = await this.locationOf(response);
+    } finally {
+      if (!binary.content.readableEnded && !binary.content.destroyed) binary.content.resume();
+    }
+    // Generic LDP servers drop the filename; it is kept in the binary's description.
+    if (binary.filename !== '') {
+      const target = await this.patchTarget(created);
+      if (target !== created) {
+        await this.patch(target, buildDataUpdate([], [quad(namedNode(created), namedNode(EBUCORE_FILENAME), literal(binary.filename))]));
+      }
+    }
+    return created;
+  }
+
+  async downloadBinary(uri: string, tx?: TransactionRef): Promise<BinaryContent> {
+    this.noTransaction(tx);
+    const target = this.client.confine(uri);
+    const response = await this.client.expectOk({ method: 'GET', uri: target, headers: { accept: '*/*' } });
+    const shape = shapeOf(response);
+    if (shape !== 'binary') {
+      abandon(response);
+      throw new BadRequestError(`${target} is not a binary`);
+    }
+    const description = this.rememberPatchTarget(target, response, shape);
+    let filename = dispositionFilename(response.header('content-disposition'));
+    if (filename === undefined && description !== target) {
+      try {
+        const described = await this.client.expectOk({ method: 'GET', uri: description, headers: { accept: RDF_ACCEPT } });
+        const quads = await readRdf(this.client, described);
+        filename = quads.find((q) => q.predicate.value === EBUCORE_FILENAME && sameResource(q.subject.value, target))?.object.value;
+      } catch (error) {
+        abandon(response);
+        throw error;
+      }
+    }
+    const lengthHeader = response.header('content-length');
+    const length = Number(lengthHeader);
+    return {
+      content: response.body,
+      contentType: response.header('content-type') ?? 'application/octet-stream',
+      filename,
+      size: lengthHeader !== undefined && Number.isFinite(length) ? length : undefined,
+    };
+  }
+
+  async delete(uri: string, tx?: TransactionRef): Promise<void> {
+    this.noTransaction(tx);
+    const target = this.client.confine(uri);
+    await this.deleteTree(target, 0, { left: MAX_DELETE_COUNT });
+  }
+
+  fixity(): Promise<FixityResult> {
+    return Promise.reject(new CapabilityUnsupportedError('fixity', this.kind));
+  }
+
+  beginTransaction(): Promise<TransactionInfo> {
+    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
+  }
+
+  refreshTransaction(): Promise<TransactionInfo> {
+    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
+  }
+
+  commitTransaction(): Promise<void> {
+    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
+  }
+
+  rollbackTransaction(): Promise<void> {
+    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
+  }
+
+  listVersions(): Promise<VersionInfo[]> {
+    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
+  }
+
+  createVersion(): Promise<VersionInfo> {
+    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
+  }
+
+  restoreVersion(): Promise<string> {
+    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
+  }
+
+  deleteVersion(): Promise<void> {
+    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
+  }
+
+  ping(): Promise<VerificationResult> {
+    return pingRoot(this.client);
+  }
+
+  checkAuth(): Promise<VerificationResult> {
+    return checkAuthRoot(this.client);
+  }
+
+  async checkContent(): Promise<VerificationResult> {
+    const root = this.client.rootUri;
+    try {
+      const response = await this.client.send({ method: 'GET', uri: root, headers: { accept: RDF_ACCEPT } });
+      if (response.status < 200 || response.status >= 300) {
+        return { ok: false, message: `Content check failed: ${(await this.client.fail(response)).message}` };
+      }
+      if (hasTypeLink(response, LDP_CONTAINER) || hasTypeLink(response, LDP_BASIC_CONTAINER)) {
+        await discard(response);
+        return { ok: true };
+      }
+      if (isRdfMediaType(response.header('content-type'))) {
+        const quads = await readRdf(this.client, response);
+        const typed = quads.some(
+          (q) =>
+            sameResource(q.subject.value, root) &&
+            q.predicate.value === RDF_TYPE &&
+            (q.object.value === LDP_CONTAINER || q.object.value === LDP_BASIC_CONTAINER),
+        );
+        if (typed) return { ok: true };
+      } else {
+        await discard(response);
+      }
+      return { ok: false, message: `${root} is not a Linked Data Platform container: it is not typed ldp:Container` };
+    } catch (error) {
+      return { ok: false, message: `Content check failed: ${messageOf(error)}` };
+    }
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  private noTransaction(tx: TransactionRef | undefined): void {
+    if (tx !== undefined) throw new CapabilityUnsupportedError('transactions', this.kind);
+  }
+
+  /** Remembers (and answers) where the triples of `target` are PATCHed, from a response about it. */
+  private rememberPatchTarget(target: string, response: UpstreamResponse, shape: ResourceShape): string {
+    const advertised = linkTargetsOf(response, 'describedby')[0];
+    const description = shape === 'document' || advertised === undefined ? target : this.client.confine(advertised);
+    this.patchTargets.set(target, description);
+    return description;
+  }
+
+  private async patchTarget(target: string): Promise<string> {
+    const known = this.patchTargets.get(target);
+    if (known !== undefined) return known;
+    const response = await this.client.expectOk({ method: 'HEAD', uri: target, headers: { accept: DESCRIBE_ACCEPT } });
+    await discard(response);
+    return this.rememberPatchTarget(target, response, shapeOf(response));
+  }
+
+  private async patch(target: string, update: string): Promise<void> {
+    const response = await this.client.expectOk({
+      method: 'PATCH',
+      uri: target,
+      headers: { 'content-type': SPARQL_UPDATE },
+      body: update,
+    });
+    await discard(response);
+  }
+
+  private async deleteTree(target: string, depth: number, budget: { left: number }): Promise<void> {
+    const response = await this.client.send({ method: 'DELETE', uri: target });
+    if (response.status >= 200 && response.status < 300) {
+      await discard(response);
+      this.patchTargets.delete(target);
+      return;
+    }
+    if (response.status !== 409) throw await this.client.fail(response);
+    if (depth >= MAX_DELETE_DEPTH) {
+      throw await this.client.fail(response, `the container is nested deeper than ${MAX_DELETE_DEPTH} levels; delete its contents first`);
+    }
+    await discard(response);
+    // Not empty: delete the children first (LDP servers such as CSS do not delete recursively).
+    const listing = await this.client.expectOk({ method: 'GET', uri: target, headers: { accept: RDF_ACCEPT } });
+    const children = childrenOf(target, await readRdf(this.client, listing));
+    if (children.length === 0) {
+      throw new UpstreamFailedError(`DELETE ${target} answered 409 Conflict and the container lists no children`);
+    }
+    for (const child of children) {
+      budget.left -= 1;
+      if (budget.left < 0) {
+        throw new UpstreamFailedError(
+          `DELETE ${target}: the container holds more than ${MAX_DELETE_COUNT} resources; delete them in parts`,
+        );
+      }
+      await this.deleteTree(this.client.confine(child), depth + 1, budget);
+    }
+    await discard(await this.client.expectOk({ method: 'DELETE', uri: target }));
+    this.patchTargets.delete(target);
+  }
+
+  private async locationOf(response: UpstreamResponse): Promise<string> {
+    const location = response.header('location');
+    await discard(response);
+    if (location === undefined || location === '') {
+      throw new UpstreamFailedError(`${response.method} ${response.url} answered ${response.status} without a Location`);
+    }
+    return this.client.confine(new URL(location, response.url).href);
+  }
+}
+
+/** Container (Link type), binary (not RDF), or plain RDF document. */
+function shapeOf(response: UpstreamResponse): ResourceShape {
+  if (hasTypeLink(response, LDP_CONTAINER) || hasTypeLink(response, LDP_BASIC_CONTAINER)) return 'container';
+  return isRdfMediaType(response.header('content-type')) ? 'document' : 'binary';
+}

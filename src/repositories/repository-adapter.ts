@@ -1,0 +1,131 @@
+import type { Readable } from 'node:stream';
+import type { Quad, Term } from '@rdfjs/types';
+
+/**
+ * One interface for every kind of repository a view can point at (DECISIONS.md §6–7, interface §4.4).
+ * Implementations: `FedoraAdapter` (Fedora 6/7 HTTP API, also our embedded repository) and `LdpAdapter`
+ * (any Linked Data Platform server, e.g. Community Solid Server). Kinds are chosen in `create-adapter.ts`.
+ *
+ * Obligations of every implementation:
+ * - Every request goes through `RepositoryHttpClient`: confined to the view's origin and root path, with
+ *   the view's Basic credentials, timeouts and response size limits. URIs passed in are absolute and
+ *   already confined by the caller; the adapter refuses any other.
+ * - Upstream failures throw `UpstreamFailedError` whose message names the upstream status and URL, never
+ *   the credentials. A missing resource throws `UpstreamFailedError` too (the interface answers 200 ERROR).
+ * - A capability the kind lacks throws `CapabilityUnsupportedError` naming the feature, never a silent
+ *   no-op; `features` declares what is supported and the contract suite checks flags and behaviour agree.
+ * - Every SPARQL Update sent is generated from terms (sparqljs Generator); text from a request is never
+ *   pasted into a query. `runUpdate` receives an already parsed and vetted update.
+ * - `tx`, when given, is the transaction the request acts in; reads and writes see its state.
+ */
+export interface RepositoryFeatures {
+  readonly versioning: boolean;
+  readonly verifying: boolean;
+  readonly transacting: boolean;
+  readonly queryable: boolean;
+  readonly fixity: boolean;
+}
+
+export type RepositoryKind = 'FEDORA' | 'LDP';
+
+/** A transaction as the adapter knows it: its id (the UUID part of `tx:<id>`). */
+export interface TransactionRef {
+  readonly id: string;
+}
+
+export interface TransactionInfo {
+  readonly id: string;
+  /** Epoch milliseconds at which the repository will roll the transaction back by itself. */
+  readonly expiresAt: number;
+}
+
+/** What the context builder needs about one resource. */
+export interface ResourceDescription {
+  /** The resource's IRI (never the transaction-scoped form). */
+  readonly uri: string;
+  /** True for a binary (non-RDF source); `quads` then describe it (its description, e.g. fcr:metadata). */
+  readonly isBinary: boolean;
+  /** The resource's triples as the repository serves them, server-managed ones included. */
+  readonly quads: readonly Quad[];
+  /** IRIs of contained resources (ldp:contains). */
+  readonly children: readonly string[];
+  /** The container's IRI, when the repository says (fedora:hasParent or derived from the path). */
+  readonly parent?: string | undefined;
+}
+
+export interface NewBinary {
+  readonly content: Readable;
+  readonly filename: string;
+  readonly contentType: string;
+}
+
+export interface BinaryContent {
+  readonly content: Readable;
+  readonly contentType: string;
+  readonly filename?: string | undefined;
+  readonly size?: number | undefined;
+}
+
+export interface FixityResult {
+  readonly status: 'SUCCESS' | 'BAD_CHECKSUM' | 'BAD_SIZE';
+  /** e.g. `urn:sha-512:<hex>` */
+  readonly messageDigest: string;
+  /** Bytes, as text. */
+  readonly size: string;
+}
+
+export interface VersionInfo {
+  /** The label if the repository keeps one, else the memento's timestamp segment. */
+  readonly name: string;
+  /** ISO-8601 instant. */
+  readonly time: string;
+  /** The memento's IRI. */
+  readonly uri: string;
+}
+
+export interface VerificationResult {
+  readonly ok: boolean;
+  /** Present when not ok: e.g. `Authentication failed. Status 401`. */
+  readonly message?: string | undefined;
+}
+
+/** A predicate/object pair for a new child; the subject is the child being created. */
+export interface ChildStatement {
+  readonly predicate: string;
+  readonly object: Term;
+}
+
+export interface RepositoryAdapter {
+  readonly kind: RepositoryKind;
+  readonly features: RepositoryFeatures;
+
+  describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription>;
+  /** Creates ONE child container of `parentUri` carrying the statements; answers the child's IRI. */
+  createChild(parentUri: string, statements: readonly ChildStatement[], tx?: TransactionRef): Promise<string>;
+  /** Deletes then inserts triples about `uri` (both may be empty); generated as one SPARQL Update. */
+  updateTriples(uri: string, remove: readonly Quad[], add: readonly Quad[], tx?: TransactionRef): Promise<void>;
+  /** Runs a vetted SPARQL Update (already parsed; `<>` means `uri`) against the resource's graph. */
+  runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void>;
+  /** Uploads a binary as a new child of `parentUri`, streaming; answers the binary's IRI. */
+  uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string>;
+  downloadBinary(uri: string, tx?: TransactionRef): Promise<BinaryContent>;
+  /** Deletes the resource (recursively where the repository can). */
+  delete(uri: string, tx?: TransactionRef): Promise<void>;
+  fixity(uri: string, tx?: TransactionRef): Promise<FixityResult>;
+
+  beginTransaction(): Promise<TransactionInfo>;
+  refreshTransaction(tx: TransactionRef): Promise<TransactionInfo>;
+  commitTransaction(tx: TransactionRef): Promise<void>;
+  rollbackTransaction(tx: TransactionRef): Promise<void>;
+
+  listVersions(uri: string): Promise<VersionInfo[]>;
+  createVersion(uri: string, label: string): Promise<VersionInfo>;
+  /** Restores the resource a memento belongs to from the memento; answers the resource's IRI. */
+  restoreVersion(versionUri: string): Promise<string>;
+  deleteVersion(versionUri: string): Promise<void>;
+
+  /** Verification (interface §4.7, DECISIONS.md §6). */
+  ping(): Promise<VerificationResult>;
+  checkAuth(): Promise<VerificationResult>;
+  checkContent(): Promise<VerificationResult>;
+}

@@ -1,0 +1,317 @@
+import { STATUS_CODES } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Agent, type Dispatcher } from 'undici';
+import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
+import { parseLinkHeader, type LinkValue } from './link-header.js';
+import { confineUri, parseRoot, type RepositoryRoot } from './uri-confinement.js';
+
+/** What the client needs of a repository view. */
+export interface RepositoryEndpoint {
+  readonly rootUri: string;
+  readonly username?: string | null | undefined;
+  readonly password?: string | null | undefined;
+}
+
+export interface RepositoryHttpClientOptions {
+  /** Time to open the TCP (and TLS) connection. Default 5 s. */
+  readonly connectTimeoutMs?: number;
+  /** Time to wait for the response headers, and the longest pause while a body streams. Default 30 s. */
+  readonly responseTimeoutMs?: number;
+  /** Largest RDF (or other text) body read into memory. Binaries are streamed and not limited. Default 16 MiB. */
+  readonly maxRdfBytes?: number;
+  /** Redirects inside the root followed for GET and HEAD. Default 3. Redirects elsewhere are refused. */
+  readonly maxRedirects?: number;
+  /** For tests: another undici dispatcher. */
+  readonly dispatcher?: Dispatcher;
+}
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface UpstreamRequest {
+  readonly method: HttpMethod;
+  readonly uri: string;
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  /** A text or buffer body, or a stream (sent as it is read, never buffered). */
+  readonly body?: string | Buffer | Readable | undefined;
+}
+
+/** One upstream answer. The body must be read (`text`), streamed on, or `discard`ed by the caller. */
+export interface UpstreamResponse {
+  readonly method: HttpMethod;
+  /** The URL that answered (after redirects inside the root). */
+  readonly url: string;
+  readonly status: number;
+  readonly body: Readable;
+  /** A header's value; repeated headers joined with `, `. */
+  header(name: string): string | undefined;
+  /** Every Link header value, parsed. */
+  links(): LinkValue[];
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RDF_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 3;
+const SNIPPET_LENGTH = 200;
+
+/** One keep-alive pool per pair of timeouts, shared by every client (adapters are cheap to create). */
+const agents = new Map<string, Agent>();
+function sharedAgent(connectTimeoutMs: number, responseTimeoutMs: number): Agent {
+  const key = `${connectTimeoutMs}/${responseTimeoutMs}`;
+  let agent = agents.get(key);
+  if (agent === undefined) {
+    agent = new Agent({
+      connect: { timeout: connectTimeoutMs },
+      headersTimeout: responseTimeoutMs,
+      bodyTimeout: responseTimeoutMs,
+      keepAliveTimeout: 4_000,
+      maxRedirections: 0,
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * The one HTTP client under every repository adapter. Every request is confined to the view's origin and
+ * root path (`confine`), carries the view's HTTP Basic credentials when a username is set, has a connect
+ * timeout and a response timeout, and does not follow redirects by itself: GET and HEAD follow up to
+ * three redirects that stay inside the root; a redirect elsewhere is refused. Transport failures and
+ * (through `fail`/`expectOk`) unwanted statuses become `UpstreamFailedError`s whose message names the
+ * method, URL and status, e.g. `GET http://host/rest/x answered 404 Not Found` — never the credentials,
+ * which never appear in URLs either (a root with credentials in it is refused).
+ */
+export class RepositoryHttpClient {
+  readonly root: RepositoryRoot;
+  /** Requests sent so far by this client (redirects followed count too); for the benchmark. */
+  requestCount = 0;
+
+  private readonly authorization: string | undefined;
+  private readonly secrets: readonly string[];
+  private readonly dispatcher: Dispatcher;
+  private readonly connectTimeoutMs: number;
+  private readonly responseTimeoutMs: number;
+  private readonly maxRdfBytes: number;
+  private readonly maxRedirects: number;
+
+  constructor(endpoint: RepositoryEndpoint, options: RepositoryHttpClientOptions = {}) {
+    this.root = parseRoot(endpoint.rootUri);
+    const username = endpoint.username ?? '';
+    const password = endpoint.password ?? '';
+    if (username.includes(':')) throw new BadRequestError('A repository username cannot contain ":" (HTTP Basic)');
+    const token = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
+    this.authorization = username === '' ? undefined : `Basic ${token}`;
+    this.secrets = [password, token, encodeURIComponent(password)].filter((s) => s.length >= 3);
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
+    this.maxRdfBytes = options.maxRdfBytes ?? DEFAULT_MAX_RDF_BYTES;
+    this.maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    this.dispatcher = options.dispatcher ?? sharedAgent(this.connectTimeoutMs, this.responseTimeoutMs);
+  }
+
+  /** The root IRI, ending with `/`. */
+  get rootUri(): string {
+    return this.root.href;
+  }
+
+  /** The URI normalised and checked to lie inside the root; a BadRequestError otherwise. */
+  confine(uri: string): string {
+    return confineUri(this.root, uri);
+  }
+
+  /**
+   * Sends one request (following redirects inside the root for GET/HEAD). Answers whatever status the
+   * repository gave; throws `UpstreamFailedError` only when no answer came (refused, timed out, reset).
+   */
+  async send(request: UpstreamRequest): Promise<UpstreamResponse> {
+    let url = this.confine(request.uri);
+    const followable = (request.method === 'GET' || request.method === 'HEAD') && request.body === undefined;
+    for (let redirects = 0; ; redirects++) {
+      const response = await this.sendOnce(request, url);
+      const location = response.header('location');
+      if (!followable || response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) {
+        return response;
+      }
+      await discard(response);
+      let next: string;
+      try {
+        next = this.confine(new URL(location, url).href);
+      } catch {
+        throw new UpstreamFailedError(
+          `${request.method} ${url} answered ${statusText(response.status)} redirecting outside the repository root; not followed`,
+        );
+      }
+      if (redirects >= this.maxRedirects) {
+        throw new UpstreamFailedError(`${request.method} ${url} failed: more than ${this.maxRedirects} redirects`);
+      }
+      url = next;
+    }
+  }
+
+  /** `send`, then `fail` unless the status is 2xx (or one of `accept`). */
+  async expectOk(request: UpstreamRequest, accept: readonly number[] = []): Promise<UpstreamResponse> {
+    const response = await this.send(request);
+    if ((response.status >= 200 && response.status < 300) || accept.includes(response.status)) return response;
+    throw await this.fail(response);
+  }
+
+  /**
+   * The error for an unwanted answer: `<METHOD> <url> answered <status> <reason>`, plus the first line of
+   * a short textual body when there is one (credentials redacted). Consumes the body.
+   */
+  async fail(response: UpstreamResponse, hint?: string): Promise<UpstreamFailedError> {
+    let detail = '';
+    try {
+      const type = response.header('content-type') ?? '';
+      if (/^text\/plain|^text\/html/i.test(type) || type === '') {
+        const text = await this.text(response, 8192);
+        const line = text
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .find((l) => l !== '' && !l.startsWith('<'));
+        if (line !== undefined) detail = `: ${this.redact(line).slice(0, SNIPPET_LENGTH)}`;
+      } else {
+        await discard(response);
+      }
+    } catch {
+      // The body could not be read; the status says enough.
+    }
+    const suffix = hint === undefined ? '' : ` (${hint})`;
+    return new UpstreamFailedError(`${response.method} ${response.url} answered ${statusText(response.status)}${detail}${suffix}`);
+  }
+
+  /** Reads a (text) body, refusing more than `limit` bytes (default: the RDF limit). */
+  async text(response: UpstreamResponse, limit = this.maxRdfBytes): Promise<string> {
+    const declared = Number(response.header('content-length'));
+    if (Number.isFinite(declared) && declared > limit) {
+      abandon(response);
+      throw this.tooLarge(response, limit);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        size += buffer.length;
+        if (size > limit) {
+          abandon(response);
+          throw this.tooLarge(response, limit);
+        }
+        chunks.push(buffer);
+      }
+    } catch (error) {
+      if (error instanceof UpstreamFailedError) throw error;
+      throw this.transportError(response.method, response.url, error);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private tooLarge(response: UpstreamResponse, limit: number): UpstreamFailedError {
+    return new UpstreamFailedError(
+      `${response.method} ${response.url} answered a body larger than the limit of ${formatBytes(limit)}`,
+    );
+  }
+
+  private async sendOnce(request: UpstreamRequest, url: string): Promise<UpstreamResponse> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers ?? {})) {
+      if (value !== undefined) headers[name.toLowerCase()] = value;
+    }
+    delete headers.authorization;
+    if (this.authorization !== undefined) headers.authorization = this.authorization;
+    this.requestCount++;
+    let answer: Dispatcher.ResponseData;
+    try {
+      const parsed = new URL(url);
+      answer = await this.dispatcher.request({
+        origin: parsed.origin,
+        path: `${parsed.pathname}${parsed.search}`,
+        method: request.method,
+        headers,
+        body: request.body ?? null,
+        headersTimeout: this.responseTimeoutMs,
+        bodyTimeout: this.responseTimeoutMs,
+      });
+    } catch (error) {
+      throw this.transportError(request.method, url, error);
+    }
+    const raw = answer.headers;
+    const body = answer.body;
+    // A failure while the caller streams the body on (a download) must not leak credentials either.
+    return {
+      method: request.method,
+      url,
+      status: answer.statusCode,
+      body,
+      header: (name: string) => {
+        const value = raw[name.toLowerCase()];
+        if (value === undefined) return undefined;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+      links: () => {
+        const value = raw.link;
+        if (value === undefined) return [];
+        return (Array.isArray(value) ? value : [value]).flatMap((v) => parseLinkHeader(v));
+      },
+    };
+  }
+
+  /** A transport failure as `<METHOD> <url> failed: <why>` / `timed out after 30 s`. */
+  transportError(method: string, url: string, error: unknown): UpstreamFailedError {
+    const code = (error as { code?: unknown } | null)?.code;
+    let why: string;
+    switch (code) {
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        why = `failed: connect timed out after ${formatSeconds(this.connectTimeoutMs)}`;
+        break;
+      case 'UND_ERR_HEADERS_TIMEOUT':
+      case 'UND_ERR_BODY_TIMEOUT':
+        why = `timed out after ${formatSeconds(this.responseTimeoutMs)}`;
+        break;
+      default: {
+        const message = error instanceof Error ? error.message : String(error);
+        why = `failed: ${this.redact(message).slice(0, SNIPPET_LENGTH)}`;
+      }
+    }
+    return new UpstreamFailedError(`${method} ${url} ${why}`, { cause: error });
+  }
+
+  /** Removes anything that looks like the view's credentials from a text. */
+  private redact(text: string): string {
+    let result = text;
+    for (const secret of this.secrets) result = result.split(secret).join('[redacted]');
+    return result;
+  }
+}
+
+/** Stops a body that is not wanted (a binary's bytes when only its headers mattered); never throws. */
+export function abandon(response: UpstreamResponse): void {
+  response.body.on('error', () => undefined);
+  response.body.destroy();
+}
+
+/** Throws away a body without reading it into memory. */
+export async function discard(response: UpstreamResponse): Promise<void> {
+  const body = response.body as Readable & { dump?: () => Promise<void> };
+  try {
+    if (typeof body.dump === 'function') await body.dump();
+    else abandon(response);
+  } catch {
+    // nothing to do: the body is gone either way
+  }
+}
+
+export function statusText(status: number): string {
+  const reason = STATUS_CODES[status];
+  return reason === undefined ? String(status) : `${status} ${reason}`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,142 @@
+import type { Quad } from '@rdfjs/types';
+import type {
+  RepositoryFeatures,
+  ResourceDescription,
+  VersionInfo,
+} from '../repositories/repository-adapter.js';
+import { toWireTriple, type WireTriple } from './triple-format.js';
+
+export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+export const LDP_CONTAINS = 'http://www.w3.org/ns/ldp#contains';
+export const FEDORA = 'http://fedora.info/definitions/v4/repository#';
+const NAME_PREDICATES = [
+  'http://www.w3.org/2000/01/rdf-schema#label',
+  'http://purl.org/dc/elements/1.1/title',
+  'http://purl.org/dc/terms/title',
+];
+const FILENAME = 'http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#filename';
+/** Structural triples: shown as parent, children and versions, not as properties. */
+const STRUCTURAL = new Set([
+  `${FEDORA}hasParent`,
+  LDP_CONTAINS,
+  `${FEDORA}hasVersions`,
+  `${FEDORA}hasVersion`,
+]);
+
+export interface TransactionDetails {
+  token: string;
+  expiration: number;
+}
+
+export interface VersionJson {
+  name: string;
+  time: string;
+  triple: WireTriple;
+}
+
+/** RepositoryViewContext of interface §2, with the field order of the interface. */
+export interface RepositoryViewContext {
+  name: string | null;
+  triple: WireTriple | null;
+  parent: WireTriple | null;
+  properties: WireTriple[];
+  metadata: WireTriple[];
+  children: RepositoryViewContext[];
+  versions: VersionJson[];
+  version: string | null;
+  transactionDetails: TransactionDetails | null;
+  features: RepositoryFeatures;
+  resource: boolean;
+  isVersion: boolean;
+  hasParent: boolean;
+}
+
+export interface ContextInput {
+  readonly description: ResourceDescription;
+  readonly isRoot: boolean;
+  readonly metadataPrefixes: readonly string[];
+  readonly features: RepositoryFeatures;
+  readonly versions: readonly VersionInfo[];
+  readonly transactionDetails?: TransactionDetails | undefined;
+}
+
+/** The memento label of a version URI (`…/fcr:versions/<label>`), else undefined. */
+export function versionLabelOf(uri: string): string | undefined {
+  const match = /\/fcr:versions\/([^/]+)$/.exec(uri);
+  return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+}
+
+/** Builds a context (DECISIONS.md §7): each triple goes to exactly one of metadata or properties. */
+export function buildContext(input: ContextInput): RepositoryViewContext {
+  const { description, features } = input;
+  const uri = description.uri;
+  const own = description.quads.filter((q) => !STRUCTURAL.has(q.predicate.value));
+  const isMetadata = (q: Quad) =>
+    input.metadataPrefixes.some((prefix) => q.predicate.value.startsWith(prefix));
+  const version = versionLabelOf(uri) ?? null;
+  const parentUri = version === null ? description.parent : uri.replace(/\/fcr:versions\/[^/]+$/, '');
+  return {
+    name: nameOf(input, version),
+    triple: {
+      subject: uri,
+      predicate: RDF_TYPE,
+      object: `${FEDORA}${description.isBinary ? 'Binary' : 'Container'}`,
+    },
+    parent:
+      parentUri === undefined ? null : { subject: uri, predicate: `${FEDORA}hasParent`, object: parentUri },
+    properties: own.filter((q) => !isMetadata(q)).map(toWireTriple),
+    metadata: own.filter(isMetadata).map(toWireTriple),
+    children: description.children.map((child) => childContext(uri, child, features)),
+    versions: input.versions.map((v) => ({
+      name: v.name,
+      time: v.time,
+      triple: { subject: `${uri}/fcr:versions`, predicate: `${FEDORA}hasVersion`, object: v.uri },
+    })),
+    version,
+    transactionDetails: input.transactionDetails ?? null,
+    features,
+    resource: description.isBinary,
+    isVersion: version !== null,
+    hasParent: parentUri !== undefined,
+  };
+}
+
+function nameOf(input: ContextInput, version: string | null): string {
+  const { description } = input;
+  const about = description.quads.filter(
+    (q) => q.subject.value === description.uri && q.object.termType === 'Literal',
+  );
+  const predicates = description.isBinary ? [...NAME_PREDICATES, FILENAME] : NAME_PREDICATES;
+  let name = input.isRoot ? 'Root' : description.uri;
+  for (const predicate of predicates) {
+    const found = about.find((q) => q.predicate.value === predicate);
+    if (found !== undefined) {
+      name = found.object.value;
+      break;
+    }
+  }
+  return version === null ? name : `${name} (${version})`;
+}
+
+function childContext(parent: string, child: string, features: RepositoryFeatures): RepositoryViewContext {
+  return {
+    name: null,
+    triple: { subject: parent, predicate: LDP_CONTAINS, object: child },
+    parent: null,
+    properties: [],
+    metadata: [],
+    children: [],
+    versions: [],
+    version: null,
+    transactionDetails: null,
+    features,
+    resource: false,
+    isVersion: false,
+    hasParent: false,
+  };
+}
+
+/** The `ldp:contains` triples of a context, for GET /children. */
+export function childTriples(context: RepositoryViewContext): WireTriple[] {
+  return context.children.flatMap((child) => (child.triple === null ? [] : [child.triple]));
+}

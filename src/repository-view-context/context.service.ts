@@ -1,0 +1,221 @@
+import type { Principal } from '../http/access.js';
+import type {
+  BinaryContent,
+  ChildStatement,
+  FixityResult,
+  TransactionInfo,
+} from '../repositories/repository-adapter.js';
+import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
+import { BadRequestError } from '../shared/errors.js';
+import {
+  buildContext,
+  childTriples,
+  type RepositoryViewContext,
+  type TransactionDetails,
+} from './context-builder.js';
+import { resolveContextUri, tokenOf, type ResolvedContext } from './context-uri.js';
+import { queryHelp, vetUpdate } from './query.js';
+import { parseIri, parseObject, parseWireTriple, type WireTriple } from './triple-format.js';
+import type { Readable } from 'node:stream';
+import { DataFactory } from 'n3';
+
+/** One request's view and resolved context. */
+export interface ContextSession {
+  readonly opened: OpenedView;
+  readonly context: ResolvedContext;
+}
+
+const MAX_CHILD_TRIPLES = 1000;
+
+/**
+ * The repository view context (interface §4.4, DECISIONS.md §7): every operation goes through the
+ * view's adapter; a request inside a live transaction extends it and reports its new expiry.
+ */
+export class ContextService {
+  constructor(private readonly views: RepositoryViewService) {}
+
+  async open(
+    type: string,
+    viewId: string,
+    contextUri: string | undefined,
+    caller: Principal,
+  ): Promise<ContextSession> {
+    const opened = await this.views.open(type, viewId, caller);
+    return { opened, context: resolveContextUri(opened.view.rootUri, contextUri) };
+  }
+
+  /** Opens the view only (GET /transaction and GET /query take no contextUri). */
+  openView(type: string, viewId: string, caller: Principal): Promise<OpenedView> {
+    return this.views.open(type, viewId, caller);
+  }
+
+  async read(session: ContextSession): Promise<RepositoryViewContext> {
+    const { opened, context } = session;
+    const { adapter } = opened;
+    const transactionDetails =
+      context.tx === undefined ? undefined : details(await adapter.refreshTransaction(context.tx));
+    const description = await adapter.describe(context.uri, context.tx);
+    const isVersion = /\/fcr:versions\/[^/]+$/.test(context.uri);
+    const versions =
+      adapter.features.versioning && !isVersion && context.tx === undefined
+        ? await adapter.listVersions(context.uri)
+        : [];
+    return buildContext({
+      description,
+      isRoot: context.isRoot,
+      metadataPrefixes: opened.metadataPrefixes,
+      features: adapter.features,
+      versions,
+      transactionDetails,
+    });
+  }
+
+  async triples(session: ContextSession): Promise<WireTriple[]> {
+    const context = await this.read(session);
+    return [...context.properties, ...context.metadata];
+  }
+
+  async children(session: ContextSession): Promise<WireTriple[]> {
+    return childTriples(await this.read(session));
+  }
+
+  async metadata(session: ContextSession): Promise<WireTriple[]> {
+    return (await this.read(session)).metadata;
+  }
+
+  /** Creates ONE child container carrying the posted triples (their subjects are ignored). */
+  async createChild(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
+    if (!Array.isArray(body)) throw new BadRequestError('The body must be a JSON array of triples');
+    if (body.length > MAX_CHILD_TRIPLES)
+      throw new BadRequestError(`At most ${MAX_CHILD_TRIPLES} triples can be posted at once`);
+    const statements: ChildStatement[] = body.map((item: unknown) => {
+      if (typeof item !== 'object' || item === null)
+        throw new BadRequestError('Each triple must be an object with predicate and object');
+      const { predicate, object } = item as Record<string, unknown>;
+      return { predicate: parseIri(predicate, 'predicate'), object: parseObject(object) };
+    });
+    await session.opened.adapter.createChild(session.context.uri, statements, session.context.tx);
+    return this.read(session);
+  }
+
+  async addMetadata(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
+    const triple = this.aboutContext(session, body);
+    await session.opened.adapter.updateTriples(session.context.uri, [], [triple], session.context.tx);
+    return this.read(session);
+  }
+
+  /** Replaces the body triple's object with `value` (PUT /metadata). */
+  async updateMetadata(
+    session: ContextSession,
+    body: unknown,
+    value: string | undefined,
+  ): Promise<RepositoryViewContext> {
+    if (value === undefined) throw new BadRequestError('The query parameter value is required');
+    const old = this.aboutContext(session, body);
+    const replacement = DataFactory.quad(old.subject, old.predicate, parseObject(value) as typeof old.object);
+    await session.opened.adapter.updateTriples(session.context.uri, [old], [replacement], session.context.tx);
+    return this.read(session);
+  }
+
+  async deleteMetadata(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
+    const triple = this.aboutContext(session, body);
+    await session.opened.adapter.updateTriples(session.context.uri, [triple], [], session.context.tx);
+    return this.read(session);
+  }
+
+  /** A vetted SPARQL Update, re-generated from its parsed terms (ADMIN only, by the permission table). */
+  async query(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
+    if (typeof body !== 'string')
+      throw new BadRequestError(
+        'The body must be a JSON string (or application/sparql-update text) holding the update',
+      );
+    const update = vetUpdate(body, session.context.uri);
+    await session.opened.adapter.runUpdate(session.context.uri, update, session.context.tx);
+    return this.read(session);
+  }
+
+  queryHelp(opened: OpenedView): string {
+    return queryHelp(opened.schemas);
+  }
+
+  async uploadResource(
+    session: ContextSession,
+    file: { content: Readable; filename: string; contentType: string },
+  ): Promise<RepositoryViewContext> {
+    await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
+    return this.read(session);
+  }
+
+  download(session: ContextSession): Promise<BinaryContent> {
+    return session.opened.adapter.downloadBinary(session.context.uri, session.context.tx);
+  }
+
+  async delete(session: ContextSession): Promise<void> {
+    await session.opened.adapter.delete(session.context.uri, session.context.tx);
+    if (session.context.tx !== undefined) await session.opened.adapter.refreshTransaction(session.context.tx);
+  }
+
+  fixity(session: ContextSession): Promise<FixityResult> {
+    return session.opened.adapter.fixity(session.context.uri, session.context.tx);
+  }
+
+  async startTransaction(opened: OpenedView): Promise<TransactionDetails> {
+    return details(await opened.adapter.beginTransaction());
+  }
+
+  async refreshTransaction(session: ContextSession): Promise<TransactionDetails> {
+    return details(await session.opened.adapter.refreshTransaction(requireTx(session)));
+  }
+
+  async commitTransaction(session: ContextSession): Promise<void> {
+    await session.opened.adapter.commitTransaction(requireTx(session));
+  }
+
+  async rollbackTransaction(session: ContextSession): Promise<void> {
+    await session.opened.adapter.rollbackTransaction(requireTx(session));
+  }
+
+  async createVersion(session: ContextSession, name: string | undefined): Promise<RepositoryViewContext> {
+    const label = name ?? '';
+    if (label.length > 200 || /[/\\?#\s]/.test(label))
+      throw new BadRequestError(
+        'A version name must be at most 200 characters without spaces, slashes, ? or #',
+      );
+    await session.opened.adapter.createVersion(session.context.uri, label);
+    return this.read(session);
+  }
+
+  /** Restores the resource a memento belongs to; answers the restored resource's context. */
+  async restoreVersion(session: ContextSession): Promise<RepositoryViewContext> {
+    const resource = await session.opened.adapter.restoreVersion(session.context.uri);
+    const context = resolveContextUri(session.opened.view.rootUri, resource);
+    return this.read({ opened: session.opened, context });
+  }
+
+  async deleteVersion(session: ContextSession): Promise<void> {
+    await session.opened.adapter.deleteVersion(session.context.uri);
+  }
+
+  /** A body triple about the context itself (its subject may be given relative to the view's root). */
+  private aboutContext(session: ContextSession, body: unknown) {
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      const subject = (body as { subject?: unknown }).subject;
+      if (typeof subject === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(subject)) {
+        body = { ...body, subject: resolveContextUri(session.opened.view.rootUri, subject).uri };
+      }
+    }
+    const triple = parseWireTriple(body);
+    if (triple.subject.value !== session.context.uri)
+      throw new BadRequestError(`A triple's subject must be the context ${session.context.uri}`);
+    return triple;
+  }
+}
+
+function details(info: TransactionInfo): TransactionDetails {
+  return { token: tokenOf({ id: info.id }), expiration: info.expiresAt };
+}
+
+function requireTx(session: ContextSession) {
+  if (session.context.tx === undefined) throw new BadRequestError('Failed to find transaction token.');
+  return session.context.tx;
+}

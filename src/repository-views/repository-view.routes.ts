@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../http/access.js';
+import { emptySuccess, success } from '../http/envelope.js';
+import { envelopeSchema, payloadOf } from '../http/schemas.js';
+import { requireObjectBody } from '../shared/request-body.js';
+import { REPOSITORY_VIEW_TYPES, type RepositoryView } from './repository-view.js';
+import { repositoryViewSchema } from './repository-view.api.js';
+import type { RepositoryViewService } from './repository-view.service.js';
+
+const tags = ['repository views'];
+const LIST_KEY = 'LinkedList';
+
+/** Interface §4.3 (DECISIONS.md §6). */
+export function repositoryViewRoutes(views: RepositoryViewService) {
+  return (app: FastifyInstance): void => {
+    const one = envelopeSchema(payloadOf('RepositoryView', repositoryViewSchema));
+    const present = async (view: RepositoryView) =>
+      success('RepositoryView', (await views.present([view]))[0]);
+
+    app.get(
+      '/repository-view',
+      {
+        schema: {
+          tags,
+          summary: 'List views (a curator sees only theirs)',
+          response: {
+            200: envelopeSchema(payloadOf(LIST_KEY, { type: 'array', items: repositoryViewSchema })),
+          },
+        },
+      },
+      async (request) => success(LIST_KEY, await views.present(await views.list(principalOf(request)))),
+    );
+    app.get(
+      '/repository-view/types',
+      {
+        schema: {
+          tags,
+          summary: 'Supported repository types and their features',
+          response: { 200: envelopeSchema(payloadOf('ArrayList<HashMap>', { type: 'array' })) },
+        },
+      },
+      () => success('ArrayList<HashMap>', REPOSITORY_VIEW_TYPES),
+    );
+    app.get<{ Params: { id: string } }>(
+      '/repository-view/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One view',
+          params: { type: 'object', properties: { id: { type: 'integer' } } },
+          response: { 200: one },
+        },
+      },
+      async (request) => present(await views.get(request.params.id, principalOf(request))),
+    );
+    app.post(
+      '/repository-view',
+      {
+        schema: {
+          tags,
+          summary: 'Create a view (ADMIN)',
+          body: repositoryViewSchema,
+          response: { 200: one },
+        },
+      },
+      async (request) => present(await views.create(requireObjectBody(request.body))),
+    );
+    app.put(
+      '/repository-view',
+      {
+        schema: {
+          tags,
+          summary: 'Update a view (ADMIN, or a curator of it)',
+          body: repositoryViewSchema,
+          response: { 200: one },
+        },
+      },
+      async (request) => present(await views.update(requireObjectBody(request.body), principalOf(request))),
+    );
+    app.delete(
+      '/repository-view',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a view by id (ADMIN)',
+          body: repositoryViewSchema,
+          response: { 200: envelopeSchema() },
+        },
+      },
+      async (request) => {
+        await views.delete(requireObjectBody(request.body));
+        return emptySuccess();
+      },
+    );
+  };
+}

@@ -1,0 +1,264 @@
+import { isUniqueViolation } from '../db/sql-errors.js';
+import type { Principal } from '../http/access.js';
+import type { RepositoryAdapter } from '../repositories/repository-adapter.js';
+import { metadataPrefixesOf, toSchemaJson, type Schema } from '../schemas/schema.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
+import { checkId, ValidationCollector, type BusinessOperation } from '../shared/validation.js';
+import { toUserJson, type User } from '../users/user.js';
+import type { PasswordCipher } from './password-cipher.js';
+import { ENTITY, isRepositoryKind, type RepositoryView } from './repository-view.js';
+import { parseRepositoryView, type RepositoryViewInput } from './repository-view.rules.js';
+import type { PasswordColumn, RepositoryViewStore } from './repository-view.store.js';
+
+type Body = Readonly<Record<string, unknown>>;
+
+/** What this capability needs from others, passed in by app.ts. */
+export interface RepositoryViewDependencies {
+  readonly schemas: () => Promise<Schema[]>;
+  readonly users: () => Promise<User[]>;
+  readonly createAdapter: (view: {
+    type: RepositoryView['type'];
+    rootUri: string;
+    username: string | null;
+    password: string | null;
+  }) => RepositoryAdapter;
+}
+
+/** A view with everything a context needs: the adapter and the metadata prefixes of its schemas. */
+export interface OpenedView {
+  readonly view: RepositoryView;
+  readonly adapter: RepositoryAdapter;
+  readonly schemas: readonly Schema[];
+  readonly metadataPrefixes: readonly string[];
+}
+
+/** Use cases of interface §4.3 with DECISIONS.md §5–6: curators see and edit only their views. */
+export class RepositoryViewService {
+  constructor(
+    private readonly store: RepositoryViewStore,
+    private readonly cipher: PasswordCipher,
+    private readonly deps: RepositoryViewDependencies,
+  ) {}
+
+  async list(caller: Principal): Promise<RepositoryView[]> {
+    const views = await this.store.list();
+    return caller.role === 'ROLE_ADMIN'
+      ? views
+      : views.filter((view) => view.curatorIds.includes(caller.userId));
+  }
+
+  async get(idText: string, caller: Principal): Promise<RepositoryView> {
+    const view = await this.findOrThrow(parsePathId(idText, 'repository view id'));
+    assertMayUse(view, caller);
+    return view;
+  }
+
+  async create(body: Body): Promise<RepositoryView> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    if (id.kind === 'valid')
+      collector.business(
+        'CREATE',
+        (await this.store.findById(id.id)) ? msg.idExists(ENTITY, id.id) : msg.idOnCreate(ENTITY),
+      );
+    const input = parseRepositoryView(body, collector);
+    await this.checkName(body, 'CREATE', undefined, collector);
+    if (input !== undefined) await this.checkReferences(input, collector);
+    if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
+    const password = input.password.kind === 'set' ? this.cipher.encrypt(input.password.value) : null;
+    try {
+      return await this.store.insert(record(input, undefined), password);
+    } catch (error) {
+      throw nameRace(error, 'CREATE', input.name);
+    }
+  }
+
+  async update(body: Body, caller: Principal): Promise<RepositoryView> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
+    const input = parseRepositoryView(body, collector);
+    const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
+    // Interface §7 rule 2, exactly.
+    if (id.kind === 'valid' && existing === undefined)
+      collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
+    if (existing !== undefined) await this.checkName(body, 'UPDATE', existing, collector);
+    if (existing !== undefined && input !== undefined) {
+      await this.checkReferences(input, collector);
+      const curatorsChange =
+        input.curatorIds !== undefined && !sameIds(input.curatorIds, existing.curatorIds);
+      if (caller.role !== 'ROLE_ADMIN' && curatorsChange)
+        collector.business('UPDATE', "Only an administrator may change a repository view's curators");
+    }
+    if (existing === undefined || input === undefined || !collector.isValid)
+      throw new ValidationFailedError(collector.results());
+    assertMayUse(existing, caller);
+    const password: PasswordColumn =
+      input.password.kind === 'keep'
+        ? undefined
+        : input.password.kind === 'clear'
+          ? null
+          : this.cipher.encrypt(input.password.value);
+    let updated: RepositoryView | undefined;
+    try {
+      updated = await this.store.update(existing.id, record(input, existing), password);
+    } catch (error) {
+      throw nameRace(error, 'UPDATE', input.name);
+    }
+    if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
+    return updated;
+  }
+
+  async delete(body: Body): Promise<void> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(ENTITY));
+    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
+    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+  }
+
+  /** Names of the views using a schema, for the schema capability's deletion rule. */
+  namesUsingSchema(schemaId: number): Promise<string[]> {
+    return this.store.namesUsingSchema(schemaId);
+  }
+
+  /** The lower-case repository type of a view, for APPLICATION_TYPE_OP; undefined when unknown. */
+  async typeOf(viewId: number): Promise<string | undefined> {
+    return (await this.store.findById(viewId))?.type.toLowerCase();
+  }
+
+  /**
+   * Opens a view for the context endpoints: the `{type}` segment must name the view's type, and the
+   * caller must be an ADMIN or one of its curators.
+   */
+  async open(typeText: string, idText: string, caller: Principal): Promise<OpenedView> {
+    if (!isRepositoryKind(typeText))
+      throw new BadRequestError(`Unknown repository view type ${typeText}; use FEDORA or LDP`);
+    const view = await this.findOrThrow(parsePathId(idText, 'repository view id'));
+    if (view.type !== typeText)
+      throw new BadRequestError(`Repository view ${view.id} is of type ${view.type}, not ${typeText}`);
+    assertMayUse(view, caller);
+    const schemas = (await this.deps.schemas()).filter((schema) => view.schemaIds.includes(schema.id));
+    const encrypted = await this.store.findEncryptedPassword(view.id);
+    const adapter = this.deps.createAdapter({
+      type: view.type,
+      rootUri: view.rootUri,
+      username: view.username,
+      password: this.decrypt(encrypted),
+    });
+    return { view, adapter, schemas, metadataPrefixes: [...new Set(schemas.flatMap(metadataPrefixesOf))] };
+  }
+
+  /** The adapter for a possibly unsaved view, for verification; a saved view's password fills a null one. */
+  async adapterForVerification(typeText: string, body: Body): Promise<RepositoryAdapter> {
+    if (!isRepositoryKind(typeText))
+      throw new BadRequestError(`Unknown repository view type ${typeText}; use FEDORA or LDP`);
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const input = parseRepositoryView({ name: 'unsaved view', ...body, type: typeText }, collector);
+    if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
+    let password = input.password.kind === 'set' ? input.password.value : null;
+    if (input.password.kind === 'keep' && id.kind === 'valid')
+      password = this.decrypt(await this.store.findEncryptedPassword(id.id));
+    return this.deps.createAdapter({
+      type: typeText,
+      rootUri: input.rootUri,
+      username: input.username,
+      password,
+    });
+  }
+
+  /** JSON of views (interface field order), with full schemas and curators and the derived prefixes. */
+  async present(views: readonly RepositoryView[]): Promise<Record<string, unknown>[]> {
+    const [schemas, users] = await Promise.all([this.deps.schemas(), this.deps.users()]);
+    return views.map((view) => {
+      const own = view.schemaIds.flatMap((id) => schemas.filter((schema) => schema.id === id));
+      return {
+        id: view.id,
+        type: view.type,
+        name: view.name,
+        rootUri: view.rootUri,
+        username: view.username,
+        password: null,
+        schemas: own.map(toSchemaJson),
+        curators: view.curatorIds.flatMap((id) => users.filter((user) => user.id === id)).map(toUserJson),
+        metadataPrefixes: [...new Set(own.flatMap(metadataPrefixesOf))],
+      };
+    });
+  }
+
+  /** Names are unique; checked even when other input fails, so all problems are reported together. */
+  private async checkName(
+    body: Body,
+    operation: BusinessOperation,
+    existing: RepositoryView | undefined,
+    collector: ValidationCollector,
+  ): Promise<void> {
+    if (typeof body.name !== 'string' || body.name.length > 255) return;
+    const holder = await this.store.findIdByName(body.name);
+    if (holder !== undefined && holder !== existing?.id)
+      collector.business(operation, msg.valueExists(ENTITY, 'name', body.name));
+  }
+
+  private async checkReferences(input: RepositoryViewInput, collector: ValidationCollector): Promise<void> {
+    if (input.schemaIds !== undefined) {
+      const known = new Set((await this.deps.schemas()).map((schema) => schema.id));
+      for (const id of input.schemaIds.filter((schemaId) => !known.has(schemaId)))
+        collector.add('schemas', 'exists', msg.doesNotExist('Schema', id));
+    }
+    if (input.curatorIds !== undefined) {
+      const known = new Set((await this.deps.users()).map((user) => user.id));
+      for (const id of input.curatorIds.filter((userId) => !known.has(userId)))
+        collector.add('curators', 'exists', msg.doesNotExist('User', id));
+    }
+  }
+
+  private async findOrThrow(id: number): Promise<RepositoryView> {
+    const view = await this.store.findById(id);
+    if (view === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
+    return view;
+  }
+
+  private decrypt(encrypted: string | null | undefined): string | null {
+    if (encrypted === null || encrypted === undefined) return null;
+    try {
+      return this.cipher.decrypt(encrypted);
+    } catch {
+      throw new BadRequestError(
+        'The stored repository password cannot be read (was SCRIPTORIUM_SECRET changed?); set the password again',
+      );
+    }
+  }
+}
+
+function record(input: RepositoryViewInput, existing: RepositoryView | undefined) {
+  return {
+    type: input.type,
+    name: input.name,
+    rootUri: input.rootUri,
+    username: input.username,
+    schemaIds: input.schemaIds ?? existing?.schemaIds ?? [],
+    curatorIds: input.curatorIds ?? existing?.curatorIds ?? [],
+  };
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
+}
+
+function assertMayUse(view: RepositoryView, caller: Principal): void {
+  if (caller.role !== 'ROLE_ADMIN' && !view.curatorIds.includes(caller.userId)) {
+    throw new ForbiddenError(`You are not a curator of repository view ${view.id}`);
+  }
+}
+
+export function parsePathId(text: string, what: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(text))
+    throw new BadRequestError(`The ${what} must be a positive integer, got "${text.slice(0, 40)}"`);
+  return Number(text);
+}
+
+function nameRace(error: unknown, operation: BusinessOperation, name: string): unknown {
+  return isUniqueViolation(error) ? invalid(operation, msg.valueExists(ENTITY, 'name', name)) : error;
+}

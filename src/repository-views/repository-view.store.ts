@@ -1,0 +1,187 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { RepositoryKind } from '../repositories/repository-adapter.js';
+import { isRepositoryKind, type RepositoryView } from './repository-view.js';
+import type { RepositoryViewRow } from './repository-view.table.js';
+
+export interface RepositoryViewRecord {
+  type: RepositoryKind;
+  name: string;
+  rootUri: string;
+  username: string | null;
+  schemaIds: readonly number[];
+  curatorIds: readonly number[];
+}
+
+/** `undefined` keeps the stored ciphertext, `null` clears it. */
+export type PasswordColumn = string | null | undefined;
+
+/** SQL access to repository views and their schema and curator links. */
+export class RepositoryViewStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(): Promise<RepositoryView[]> {
+    const rows = await this.db.selectFrom('repository_views').selectAll().orderBy('id').execute();
+    return this.withLinks(rows);
+  }
+
+  async findById(id: number): Promise<RepositoryView | undefined> {
+    const row = await this.db
+      .selectFrom('repository_views')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : (await this.withLinks([row]))[0];
+  }
+
+  async findIdByName(name: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('repository_views')
+      .select('id')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** The stored ciphertext of a view's password, for building its adapter. */
+  async findEncryptedPassword(id: number): Promise<string | null | undefined> {
+    const row = await this.db
+      .selectFrom('repository_views')
+      .select('password_encrypted')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : row.password_encrypted;
+  }
+
+  /** Names of the views that use a schema (schema deletion is refused while any does). */
+  async namesUsingSchema(schemaId: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('repository_view_schemas')
+      .innerJoin('repository_views', 'repository_views.id', 'repository_view_schemas.view_id')
+      .select('repository_views.name')
+      .where('repository_view_schemas.schema_id', '=', schemaId)
+      .orderBy('repository_views.name')
+      .execute();
+    return rows.map((row) => row.name);
+  }
+
+  async insert(record: RepositoryViewRecord, passwordEncrypted: string | null): Promise<RepositoryView> {
+    const id = await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('repository_views')
+        .values({
+          type: record.type,
+          name: record.name,
+          root_uri: record.rootUri,
+          username: record.username,
+          password_encrypted: passwordEncrypted,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await replaceLinks(trx, row.id, record.schemaIds, record.curatorIds);
+      return row.id;
+    });
+    const created = await this.findById(id);
+    if (created === undefined) throw new Error(`repository view ${id} vanished after insert`);
+    return created;
+  }
+
+  /** Replaces the whole view; undefined when it no longer exists. */
+  async update(
+    id: number,
+    record: RepositoryViewRecord,
+    password: PasswordColumn,
+  ): Promise<RepositoryView | undefined> {
+    const updated = await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('repository_views')
+        .set({
+          type: record.type,
+          name: record.name,
+          root_uri: record.rootUri,
+          username: record.username,
+          ...(password === undefined ? {} : { password_encrypted: password }),
+        })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await replaceLinks(trx, id, record.schemaIds, record.curatorIds);
+      return true;
+    });
+    return updated ? this.findById(id) : undefined;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('repository_views').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /**
+   * Runs `seed` once per database, ever: a seeded row that is later deleted stays deleted. The seed
+   * marker is claimed atomically, so two instances starting together seed once.
+   */
+  async seedOnce(name: string, now: number, seed: () => Promise<void>): Promise<boolean> {
+    const claimed = await this.db
+      .insertInto('seeds')
+      .values({ name, seeded_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+    await seed();
+    return true;
+  }
+
+  private async withLinks(rows: RepositoryViewRow[]): Promise<RepositoryView[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const schemas = await this.db
+      .selectFrom('repository_view_schemas')
+      .selectAll()
+      .where('view_id', 'in', ids)
+      .orderBy('position')
+      .execute();
+    const curators = await this.db
+      .selectFrom('repository_view_curators')
+      .selectAll()
+      .where('view_id', 'in', ids)
+      .orderBy('user_id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      type: toKind(row.type),
+      name: row.name,
+      rootUri: row.root_uri,
+      username: row.username,
+      hasPassword: row.password_encrypted !== null,
+      schemaIds: schemas.filter((link) => link.view_id === row.id).map((link) => link.schema_id),
+      curatorIds: curators.filter((link) => link.view_id === row.id).map((link) => link.user_id),
+    }));
+  }
+}
+
+async function replaceLinks(
+  trx: Transaction<Database>,
+  viewId: number,
+  schemaIds: readonly number[],
+  curatorIds: readonly number[],
+): Promise<void> {
+  await trx.deleteFrom('repository_view_schemas').where('view_id', '=', viewId).execute();
+  await trx.deleteFrom('repository_view_curators').where('view_id', '=', viewId).execute();
+  if (schemaIds.length > 0) {
+    await trx
+      .insertInto('repository_view_schemas')
+      .values(schemaIds.map((schemaId, position) => ({ view_id: viewId, schema_id: schemaId, position })))
+      .execute();
+  }
+  if (curatorIds.length > 0) {
+    await trx
+      .insertInto('repository_view_curators')
+      .values(curatorIds.map((userId) => ({ view_id: viewId, user_id: userId })))
+      .execute();
+  }
+}
+
+function toKind(type: string): RepositoryKind {
+  if (!isRepositoryKind(type)) throw new Error(`repository view has unknown stored type ${type}`);
+  return type;
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { emptySuccess } from '../http/envelope.js';
+import { envelopeSchema } from '../http/schemas.js';
+import type { RepositoryAdapter, VerificationResult } from '../repositories/repository-adapter.js';
+import { UpstreamFailedError } from '../shared/errors.js';
+import { requireObjectBody } from '../shared/request-body.js';
+import { repositoryViewSchema } from './repository-view.api.js';
+import type { RepositoryViewService } from './repository-view.service.js';
+
+const CHECKS = {
+  ping: { run: (adapter: RepositoryAdapter) => adapter.ping(), success: 'Ping was successful!' },
+  auth: {
+    run: (adapter: RepositoryAdapter) => adapter.checkAuth(),
+    success: 'Authentication was successful!',
+  },
+  content: {
+    run: (adapter: RepositoryAdapter) => adapter.checkContent(),
+    success: 'The repository root is valid content!',
+  },
+} as const;
+
+/**
+ * Interface §4.7 at both path forms (`/repository-view/{type}/ping` and `…/verify/ping`), with real
+ * checks (DECISIONS.md §6): a failure is 200 ERROR saying why.
+ */
+export function verificationRoutes(views: RepositoryViewService) {
+  return (app: FastifyInstance): void => {
+    for (const [check, { run, success }] of Object.entries(CHECKS)) {
+      for (const prefix of ['', '/verify']) {
+        app.post<{ Params: { type: string } }>(
+          `/repository-view/:type${prefix}/${check}`,
+          {
+            schema: {
+              tags: ['repository view verification'],
+              summary: `Verify a (possibly unsaved) view: ${check}`,
+              params: { type: 'object', properties: { type: { type: 'string', enum: ['FEDORA', 'LDP'] } } },
+              body: repositoryViewSchema,
+              response: { 200: envelopeSchema() },
+            },
+          },
+          async (request) => {
+            const adapter = await views.adapterForVerification(
+              request.params.type,
+              requireObjectBody(request.body),
+            );
+            const result: VerificationResult = await run(adapter);
+            if (!result.ok) throw new UpstreamFailedError(result.message ?? `${check} failed`);
+            return emptySuccess(success);
+          },
+        );
+      }
+    }
+  };
+}

@@ -1,0 +1,117 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RepositoryCredentials } from '../credentials.js';
+import { TransactionUnusable } from '../store/repository.store.js';
+import { RepositoryError, RevisionConflict } from './errors.js';
+import { authenticatedUser, baseOf, expiresOverride, type RepositoryHandlers } from './handlers.js';
+import { CONSTRAINED_BY } from './render.js';
+
+const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Constant-time comparison of a presented secret with the expected one (hashing equalises lengths). */
+function same(presented: string, expected: string): boolean {
+  return timingSafeEqual(sha256(presented), sha256(expected));
+}
+
+/** HTTP Basic authentication of the repository (Fedora's default); 401 with a challenge otherwise. */
+function basicAuth(credentials: RepositoryCredentials) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const authorization = request.headers.authorization;
+    const match = typeof authorization === 'string' ? /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(authorization.trim()) : null;
+    if (match?.[1] !== undefined) {
+      const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon !== -1) {
+        const username = decoded.slice(0, colon);
+        const password = decoded.slice(colon + 1);
+        // Both comparisons always run, so timing does not tell which part was wrong.
+        const userOk = same(username, credentials.username);
+        const passwordOk = same(password, credentials.password);
+        if (userOk && passwordOk) {
+          authenticatedUser.set(request, username);
+          return;
+        }
+      }
+    }
+    await reply
+      .code(401)
+      .header('www-authenticate', 'Basic realm="fcrepo"')
+      .type('text/plain; charset=utf-8')
+      .send('Authentication required');
+  };
+}
+
+function constraintsLink(request: FastifyRequest): string | undefined {
+  try {
+    return `<${baseOf(request)}/fcr:constraints>; rel="${CONSTRAINED_BY}"`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The embedded repository as an encapsulated Fastify plugin mounted at /rest: its own content-type
+ * parsing (every body stays a stream; RDF is read with a limit by the handlers, binaries are streamed to
+ * disk and never held whole), HTTP Basic auth, and an error handler writing plain-text problem bodies
+ * with LDP statuses instead of the API's envelopes.
+ */
+export function repositoryPlugin(handlers: RepositoryHandlers, credentials: RepositoryCredentials) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    scope.removeAllContentTypeParsers();
+    // RDF (Turtle, N-Triples, JSON-LD, RDF/XML), SPARQL Update and binaries alike: the raw request stream.
+    scope.addContentTypeParser('*', (_request, payload, done) => {
+      done(null, payload);
+    });
+    scope.addHook('onRequest', basicAuth(credentials));
+    // The security headers hook sets `Expires: 0` on every response; a transaction start answers its
+    // expiry in Expires (Fedora 6), so give it back here (this scope's hooks run after the root's).
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      const expires = expiresOverride.get(reply);
+      if (expires !== undefined) reply.header('expires', expires);
+      return payload;
+    });
+    scope.setErrorHandler(async (error: unknown, request, reply) => {
+      let status = 500;
+      let message = `Internal error (request id ${request.id})`;
+      let constrained = false;
+      if (error instanceof RepositoryError) {
+        status = error.status;
+        message = error.message;
+        constrained = error.options.constrained === true;
+        if (error.options.headers !== undefined) reply.headers(error.options.headers);
+      } else if (error instanceof TransactionUnusable) {
+        status = 409;
+        message = error.message;
+      } else if (error instanceof RevisionConflict) {
+        status = 409;
+        message = 'The resource changed concurrently; retry';
+      } else {
+        const statusCode = (error as FastifyError).statusCode;
+        if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+          status = statusCode;
+          message = (error as Error).message;
+        }
+      }
+      if (status >= 500) request.log.error({ err: error }, 'embedded repository failure');
+      else request.log.info({ status, reason: message.split('\n')[0] }, 'embedded repository refused a request');
+      if (constrained) {
+        const linkValue = constraintsLink(request);
+        if (linkValue !== undefined) reply.header('link', linkValue);
+      }
+      return reply.code(status).type('text/plain; charset=utf-8').send(`${message}\n`);
+    });
+    const options = {
+      method: METHODS,
+      exposeHeadRoutes: false,
+      // Outside the API's role table: the plugin authenticates with HTTP Basic itself.
+      config: { access: 'ROLE_ANONYMOUS' as const },
+      // LDP, not the JSON API: left out of the OpenAPI document.
+      schema: { hide: true },
+      handler: (request: FastifyRequest, reply: FastifyReply) => handlers.handle(request, reply),
+    };
+    scope.route({ ...options, url: '/' });
+    scope.route({ ...options, url: '/*' });
+  };
+}

@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import type { Quad } from 'n3';
+import type { ResourceRecord } from '../store/record.js';
+import { IriMapper, literal, namedNode, parseStored, quad } from '../rdf/terms.js';
+import {
+  DESCRIBEDBY,
+  EBUCORE,
+  FEDORA,
+  LDP,
+  MEMENTO,
+  NS,
+  PREMIS,
+  RDF_TYPE,
+  XSD,
+} from '../rdf/vocab.js';
+import type { Preferences } from './headers.js';
+
+/** Weak ETag of an RDF representation: changes with every change of the resource or its children. */
+export function rdfEtag(record: ResourceRecord): string {
+  const hash = createHash('sha1').update(`${record.path}\n${record.revision}\n${record.lastModified}`).digest('hex');
+  return `W/"${hash.slice(0, 32)}"`;
+}
+
+/** Strong ETag of a binary's bytes. */
+export function binaryEtag(record: ResourceRecord): string {
+  return `"${(record.binary?.sha512 ?? '').slice(0, 40)}"`;
+}
+
+const iso = (ms: number) => literal(new Date(ms).toISOString(), namedNode(XSD.dateTime));
+
+/** The user triples of a record, with repository IRIs as this client sees them. */
+export function userQuads(record: ResourceRecord, mapper: IriMapper): Quad[] {
+  return parseStored(record.triples).map((q) => mapper.mapQuad(q, 'external'));
+}
+
+/**
+ * Server-managed triples (Fedora 6, plus fedora:hasParent as in 7.0). For a binary they describe the
+ * binary and appear in its description (fcr:metadata).
+ */
+export function serverManagedQuads(record: ResourceRecord, mapper: IriMapper): Quad[] {
+  const iri = mapper.external(record.path);
+  const s = namedNode(iri);
+  const out: Quad[] = [];
+  const add = (p: string, o: Quad['object']) => out.push(quad(s, namedNode(p), o));
+  const type = (t: string) => add(RDF_TYPE, namedNode(t));
+  if (record.kind === 'binary') {
+    type(LDP.NonRDFSource);
+    type(FEDORA.Binary);
+  } else {
+    type(LDP.RDFSource);
+    type(LDP.Container);
+    type(LDP.BasicContainer);
+    type(FEDORA.Container);
+  }
+  type(FEDORA.Resource);
+  if (record.path === '') {
+    type(FEDORA.RepositoryRoot);
+    add(FEDORA.hasTransactionProvider, namedNode(`${iri}fcr:tx`));
+  }
+  add(FEDORA.created, iso(record.created));
+  add(FEDORA.createdBy, literal(record.createdBy));
+  add(FEDORA.lastModified, iso(record.lastModified));
+  add(FEDORA.lastModifiedBy, literal(record.lastModifiedBy));
+  if (record.parent !== null) add(FEDORA.hasParent, namedNode(mapper.external(record.parent)));
+  const binary = record.binary;
+  if (binary !== null) {
+    add(PREMIS.hasSize, literal(String(binary.size), namedNode(XSD.long)));
+    add(PREMIS.hasMessageDigest, namedNode(`urn:sha-512:${binary.sha512}`));
+    add(PREMIS.hasMessageDigest, namedNode(`urn:sha-256:${binary.sha256}`));
+    add(EBUCORE.hasMimeType, literal(binary.mimeType));
+    if (binary.filename !== null) add(EBUCORE.filename, literal(binary.filename));
+    add(FEDORA.hasFixityService, namedNode(`${iri}/fcr:fixity`));
+    add(DESCRIBEDBY, namedNode(`${iri}/fcr:metadata`));
+  }
+  return out;
+}
+
+export function containmentQuads(record: ResourceRecord, children: readonly string[], mapper: IriMapper): Quad[] {
+  const s = namedNode(mapper.external(record.path));
+  const p = namedNode(LDP.contains);
+  return children.map((child) => quad(s, p, namedNode(mapper.external(child))));
+}
+
+/** What a GET includes, from the Prefer header, and whether every preference could be honoured. */
+export interface RenderPlan {
+  readonly containment: boolean;
+  readonly user: boolean;
+  readonly serverManaged: boolean;
+  readonly inbound: boolean;
+  /** Preference-Applied is sent only when all requested preferences were applied (spec 3.2). */
+  readonly applied: boolean;
+}
+
+const SERVER_MANAGED = new Set<string>([FEDORA.ServerManaged, FEDORA.ServerManagedV4]);
+const INBOUND = new Set<string>([FEDORA.PreferInboundReferences, FEDORA.InboundReferencesV4]);
+const MINIMAL = new Set<string>([LDP.PreferMinimalContainer, LDP.PreferEmptyContainer]);
+
+export function renderPlan(preferences: Preferences): RenderPlan {
+  const plan = { containment: true, user: true, serverManaged: true, inbound: false, applied: false };
+  if (preferences.returnValue !== 'representation') return plan;
+  let applied = true;
+  for (const uri of preferences.omit) {
+    if (uri === LDP.PreferContainment) plan.containment = false;
+    else if (SERVER_MANAGED.has(uri)) plan.serverManaged = false;
+    else if (INBOUND.has(uri)) plan.inbound = false;
+    else if (MINIMAL.has(uri)) {
+      plan.user = false;
+      plan.serverManaged = false;
+    } else if (uri !== LDP.PreferMembership) applied = false;
+  }
+  for (const uri of preferences.include) {
+    if (MINIMAL.has(uri)) {
+      if (!preferences.include.includes(LDP.PreferContainment)) plan.containment = false;
+    } else if (INBOUND.has(uri)) plan.inbound = true;
+    else if (uri === LDP.PreferContainment) plan.containment = true;
+    else if (SERVER_MANAGED.has(uri)) plan.serverManaged = true;
+    else if (uri !== LDP.PreferMembership) applied = false;
+  }
+  return { ...plan, applied };
+}
+
+export function link(uri: string, rel: string, extra = ''): string {
+  return `<${uri}>; rel="${rel}"${extra}`;
+}
+
+export function typeLinks(kind: 'container' | 'binary' | 'description' | 'timemap'): string[] {
+  switch (kind) {
+    case 'container':
+      return [LDP.Resource, LDP.RDFSource, LDP.Container, LDP.BasicContainer].map((t) => link(t, 'type'));
+    case 'binary':
+      return [LDP.Resource, LDP.NonRDFSource].map((t) => link(t, 'type'));
+    case 'description':
+      return [LDP.Resource, LDP.RDFSource].map((t) => link(t, 'type'));
+    case 'timemap':
+      return [LDP.Resource, LDP.RDFSource, LDP.Container, MEMENTO.TimeMap].map((t) => link(t, 'type'));
+  }
+}
+
+/** Memento links of a versionable resource (spec 4.1.1): it is its own TimeGate and names its TimeMap. */
+export function mementoLinks(iri: string): string[] {
+  return [
+    link(iri, 'original timegate'),
+    link(`${iri === '' ? '' : iri.replace(/\/$/, '')}/fcr:versions`, 'timemap'),
+    link(MEMENTO.OriginalResource, 'type'),
+    link(MEMENTO.TimeGate, 'type'),
+  ];
+}
+
+export const CONSTRAINED_BY = `${NS.ldp}constrainedBy`;
+export const TX_ENDPOINT_REL = `${NS.tx}endpoint`;
+export const TX_COMMIT_REL = `${NS.tx}commitEndpoint`;
+
+export const ACCEPT_POST = 'text/turtle, application/ld+json, application/n-triples, application/rdf+xml, */*';
+export const ACCEPT_PATCH = 'application/sparql-update';

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { emptySuccess, success } from '../http/envelope.js';
+import { envelopeSchema, payloadOf } from '../http/schemas.js';
+import { requireObjectBody } from '../shared/request-body.js';
+import { toSchemaJson } from './schema.js';
+import {
+  propertiesQuerySchema,
+  propertySchema,
+  schemaIdParamsSchema,
+  schemaIdSchema,
+  schemaSchema,
+} from './schema.api.js';
+import type { SchemaService } from './schema.service.js';
+
+const LIST_KEY = 'ArrayList<Schema>';
+const ITEM_KEY = 'Schema';
+const PROPERTIES_KEY = 'ArrayList<Property>';
+const tags = ['schemas'];
+
+/** Interface §4.5: writes ADMIN, reads CURATOR (DECISIONS.md §5; roles from http/permissions.ts). */
+export function schemaRoutes(service: SchemaService) {
+  return (app: FastifyInstance): void => {
+    const one = envelopeSchema(payloadOf(ITEM_KEY, schemaSchema));
+
+    app.get(
+      '/schema',
+      {
+        schema: {
+          tags,
+          summary: 'List schemas, sorted by name',
+          response: { 200: envelopeSchema(payloadOf(LIST_KEY, { type: 'array', items: schemaSchema })) },
+        },
+      },
+      async () => success(LIST_KEY, (await service.list()).map(toSchemaJson)),
+    );
+    app.get(
+      '/schema/properties',
+      {
+        schema: {
+          tags,
+          summary: "List a namespace's properties",
+          description:
+            'SUCCESS `ArrayList<Property>` sorted by uri; ERROR (HTTP 200, payload `{}`) with a message ' +
+            '`GET <namespace>: <reason>` when the namespace cannot be read or parsed; 400 without a valid namespace.',
+          querystring: propertiesQuerySchema,
+          response: {
+            200: envelopeSchema(payloadOf(PROPERTIES_KEY, { type: 'array', items: propertySchema })),
+          },
+        },
+      },
+      async (request) => success(PROPERTIES_KEY, await service.listProperties(request.query)),
+    );
+    app.get<{ Params: { id: string } }>(
+      '/schema/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One schema (404 for an unknown id, 400 for one that is not a positive integer)',
+          params: schemaIdParamsSchema,
+          response: { 200: one },
+        },
+      },
+      async (request) => success(ITEM_KEY, toSchemaJson(await service.get(request.params.id))),
+    );
+    app.post(
+      '/schema',
+      { schema: { tags, summary: 'Create (id null)', body: schemaSchema, response: { 200: one } } },
+      async (request) =>
+        success(ITEM_KEY, toSchemaJson(await service.create(requireObjectBody(request.body)))),
+    );
+    app.put(
+      '/schema',
+      {
+        schema: {
+          tags,
+          summary: 'Replace (id required; properties replaced too)',
+          body: schemaSchema,
+          response: { 200: one },
+        },
+      },
+      async (request) =>
+        success(ITEM_KEY, toSchemaJson(await service.update(requireObjectBody(request.body)))),
+    );
+    app.delete(
+      '/schema',
+      {
+        schema: {
+          tags,
+          summary: 'Delete by id (refused while a repository view uses the schema)',
+          body: schemaIdSchema,
+          response: { 200: envelopeSchema() },
+        },
+      },
+      async (request) => {
+        await service.delete(requireObjectBody(request.body));
+        return emptySuccess();
+      },
+    );
+  };
+}

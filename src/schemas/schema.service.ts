@@ -1,0 +1,134 @@
+import { isUniqueViolation } from '../db/sql-errors.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import { compareByText } from '../shared/compare.js';
+import { BadRequestError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
+import { checkId, ValidationCollector } from '../shared/validation.js';
+import { ENTITY, isHttpIri, LIMITS, parseSchema, type Property, type Schema } from './schema.js';
+import type { SchemaStore } from './schema.store.js';
+
+/** The names of the repository views that use a schema; deleting a schema in use is refused. */
+export type FindViewsUsingSchema = (schemaId: number) => Promise<readonly string[]>;
+
+/** Lists the properties of a namespace (offline catalogue or an HTTP read). */
+export interface PropertySource {
+  listProperties(namespace: string): Promise<Property[]>;
+}
+
+/**
+ * Use cases of interface §4.5. Bodies arrive untrusted; every failure of a request is collected and
+ * reported together, and nothing is written unless all checks pass.
+ */
+export class SchemaService {
+  constructor(
+    private readonly store: SchemaStore,
+    private readonly findViewsUsingSchema: FindViewsUsingSchema,
+    private readonly propertySource: PropertySource,
+  ) {}
+
+  /** Sorted by name (see compareByText for the exact order). */
+  async list(): Promise<Schema[]> {
+    return (await this.store.list()).sort(compareByText((schema) => schema.name));
+  }
+
+  /** `GET /schema/{id}`: the path text must be a positive integer (else 400); an unknown id is a 404. */
+  async get(idText: string): Promise<Schema> {
+    const id = /^\d{1,15}$/.test(idText) ? Number(idText) : Number.NaN;
+    if (!Number.isSafeInteger(id) || id < 1) {
+      throw new BadRequestError(`A schema id must be a positive integer, got "${idText.slice(0, 40)}"`);
+    }
+    const schema = await this.store.findById(id);
+    if (schema === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
+    return schema;
+  }
+
+  async create(body: Readonly<Record<string, unknown>>): Promise<Schema> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const input = parseSchema(body, collector);
+    if (id.kind === 'valid') collector.business('CREATE', await this.idOnCreate(id.id));
+    if (input !== undefined && (await this.store.findIdByAbbreviation(input.abbreviation)) !== undefined) {
+      collector.business('CREATE', abbreviationTaken(input.abbreviation));
+    }
+    if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
+    try {
+      return await this.store.insert(input);
+    } catch (error) {
+      throw abbreviationRace(error, 'CREATE', input.abbreviation);
+    }
+  }
+
+  /** A full replace, properties included. */
+  async update(body: Readonly<Record<string, unknown>>): Promise<Schema> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    const input = parseSchema(body, collector);
+    if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
+    const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
+    if (id.kind === 'valid' && existing === undefined) {
+      collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
+    }
+    if (input !== undefined && existing !== undefined && input.abbreviation !== existing.abbreviation) {
+      const holder = await this.store.findIdByAbbreviation(input.abbreviation);
+      if (holder !== undefined) collector.business('UPDATE', abbreviationTaken(input.abbreviation));
+    }
+    if (input === undefined || existing === undefined || !collector.isValid) {
+      throw new ValidationFailedError(collector.results());
+    }
+    let updated: Schema | undefined;
+    try {
+      updated = await this.store.update({ id: existing.id, ...input });
+    } catch (error) {
+      throw abbreviationRace(error, 'UPDATE', input.abbreviation);
+    }
+    if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
+    return updated;
+  }
+
+  /** Only the id is needed; a schema that a repository view uses cannot be deleted. */
+  async delete(body: Readonly<Record<string, unknown>>): Promise<void> {
+    const collector = new ValidationCollector();
+    const id = checkId(body, collector);
+    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(ENTITY));
+    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
+    if ((await this.store.findById(id.id)) === undefined) {
+      throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+    }
+    const views = await this.findViewsUsingSchema(id.id);
+    if (views.length > 0) {
+      throw invalid(
+        'DELETE',
+        `Could not delete ${ENTITY} with id ${id.id} due to being used by repository views: ${views.join(', ')}`,
+      );
+    }
+    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+  }
+
+  /** `GET /schema/properties?namespace=…`; a missing or malformed namespace is a 400. */
+  async listProperties(query: unknown): Promise<Property[]> {
+    const namespace =
+      typeof query === 'object' && query !== null ? (query as Record<string, unknown>).namespace : undefined;
+    if (namespace === undefined || namespace === '') {
+      throw new BadRequestError('The query parameter namespace is required');
+    }
+    if (typeof namespace !== 'string' || namespace.length > LIMITS.namespace || !isHttpIri(namespace)) {
+      throw new BadRequestError(
+        `The query parameter namespace must be one absolute http or https URI of at most ${LIMITS.namespace} characters`,
+      );
+    }
+    return this.propertySource.listProperties(namespace);
+  }
+
+  /** Ids are assigned by the service: an existing id is reported as taken, any other as not ours to set. */
+  private async idOnCreate(id: number): Promise<string> {
+    return (await this.store.findById(id)) === undefined ? msg.idOnCreate(ENTITY) : msg.idExists(ENTITY, id);
+  }
+}
+
+function abbreviationTaken(abbreviation: string): string {
+  return msg.valueExists(ENTITY, 'abbreviation', abbreviation);
+}
+
+/** Two requests raced past the pre-check; the database's unique index decided. */
+function abbreviationRace(error: unknown, operation: 'CREATE' | 'UPDATE', abbreviation: string): unknown {
+  return isUniqueViolation(error) ? invalid(operation, abbreviationTaken(abbreviation)) : error;
+}

@@ -1,0 +1,122 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { Property, Schema, SchemaInput } from './schema.js';
+import type { SchemaPropertyRow, SchemaRow } from './schema.table.js';
+
+/** Rows per INSERT of properties, well under both dialects' bound-parameter limits. */
+const BATCH = 500;
+
+/**
+ * SQL access to schemas and their properties. A schema and its properties are written in one
+ * transaction; an update replaces the whole property list.
+ */
+export class SchemaStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(): Promise<Schema[]> {
+    const rows = await this.db.selectFrom('schemas').selectAll().execute();
+    const properties = await this.db
+      .selectFrom('schema_properties')
+      .selectAll()
+      .orderBy('schema_id')
+      .orderBy('position')
+      .execute();
+    const bySchema = new Map<number, Property[]>();
+    for (const property of properties) {
+      const list = bySchema.get(property.schema_id) ?? [];
+      list.push(toProperty(property));
+      bySchema.set(property.schema_id, list);
+    }
+    return rows.map((row) => toDomain(row, bySchema.get(row.id) ?? []));
+  }
+
+  async findById(id: number): Promise<Schema | undefined> {
+    const row = await this.db.selectFrom('schemas').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : toDomain(row, await this.propertiesOf(this.db, row.id));
+  }
+
+  /** The id of the schema holding this abbreviation, if any. */
+  async findIdByAbbreviation(abbreviation: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('schemas')
+      .select('id')
+      .where('abbreviation', '=', abbreviation)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async insert(input: SchemaInput): Promise<Schema> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('schemas')
+        .values({ name: input.name, abbreviation: input.abbreviation, namespace: input.namespace })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await insertProperties(trx, row.id, input.properties);
+      return toDomain(row, [...input.properties]);
+    });
+  }
+
+  /** Replaces the schema and its whole property list; undefined when the row no longer exists. */
+  async update(schema: Schema): Promise<Schema | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('schemas')
+        .set({ name: schema.name, abbreviation: schema.abbreviation, namespace: schema.namespace })
+        .where('id', '=', schema.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      await trx.deleteFrom('schema_properties').where('schema_id', '=', schema.id).execute();
+      await insertProperties(trx, schema.id, schema.properties);
+      return toDomain(row, [...schema.properties]);
+    });
+  }
+
+  /** Returns whether a row was deleted; its properties go with it (ON DELETE CASCADE). */
+  async delete(id: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('schema_properties').where('schema_id', '=', id).execute();
+      const result = await trx.deleteFrom('schemas').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    });
+  }
+
+  private async propertiesOf(db: Kysely<Database>, schemaId: number): Promise<Property[]> {
+    const rows = await db
+      .selectFrom('schema_properties')
+      .selectAll()
+      .where('schema_id', '=', schemaId)
+      .orderBy('position')
+      .execute();
+    return rows.map(toProperty);
+  }
+}
+
+async function insertProperties(
+  trx: Transaction<Database>,
+  schemaId: number,
+  properties: readonly Property[],
+): Promise<void> {
+  for (let start = 0; start < properties.length; start += BATCH) {
+    const batch = properties.slice(start, start + BATCH);
+    await trx
+      .insertInto('schema_properties')
+      .values(batch.map((p, i) => ({ schema_id: schemaId, position: start + i, uri: p.uri, label: p.label })))
+      .execute();
+  }
+}
+
+function toProperty(row: SchemaPropertyRow): Property {
+  return { uri: row.uri, label: row.label };
+}
+
+function toDomain(row: SchemaRow, properties: Property[]): Schema {
+  return {
+    id: row.id,
+    name: row.name,
+    abbreviation: row.abbreviation,
+    namespace: row.namespace,
+    properties,
+  };
+}
