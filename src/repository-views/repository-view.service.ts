@@ -139,7 +139,9 @@ export class RepositoryViewService {
     if (view.type !== typeText)
       throw new BadRequestError(`Repository view ${view.id} is of type ${view.type}, not ${typeText}`);
     assertMayUse(view, caller);
-    const schemas = (await this.deps.schemas()).filter((schema) => view.schemaIds.includes(schema.id));
+    const all = await this.deps.schemas();
+    // In the view's own order: it decides the order of the query help's PREFIX lines.
+    const schemas = view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id));
     const encrypted = await this.store.findEncryptedPassword(view.id);
     const adapter = this.deps.createAdapter({
       type: view.type,

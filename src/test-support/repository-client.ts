@@ -38,7 +38,11 @@ export function repo(
   path: string,
   options: RepoRequest = {},
 ): Promise<LightMyRequestResponse> {
-  const url = path.startsWith('http') ? new URL(path).pathname : path.startsWith('/rest') ? path : `/rest${path}`;
+  const url = path.startsWith('http')
+    ? new URL(path).pathname
+    : path.startsWith('/rest')
+      ? path
+      : `/rest${path}`;
   return app.inject({
     method,
     url,
@@ -89,7 +93,9 @@ export function linkHeader(response: LightMyRequestResponse): string {
 export function hasLink(response: LightMyRequestResponse, uri: string, rel: string): boolean {
   return linkHeader(response)
     .split(/,\s*(?=<)/)
-    .some((part) => part.startsWith(`<${uri}>`) && new RegExp(`rel="[^"]*\\b${escape(rel)}\\b[^"]*"`).test(part));
+    .some(
+      (part) => part.startsWith(`<${uri}>`) && new RegExp(`rel="[^"]*\\b${escape(rel)}\\b[^"]*"`).test(part),
+    );
 }
 
 function escape(text: string): string {

@@ -27,7 +27,8 @@ export async function buildTestApp(
   const database = await createTestDatabase();
   // Every app gets a data directory of its own (the embedded repository keeps binaries and its password
   // there), removed on close unless the test chose the directory itself.
-  const ownDataDir = overrides.dataDir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-test-')) : undefined;
+  const ownDataDir =
+    overrides.dataDir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-test-')) : undefined;
   const config: Config = {
     ...loadConfig({ SCRIPTORIUM_DATA_DIR: ownDataDir ?? path.join(os.tmpdir(), 'scriptorium-test') }),
     database: database.config,
