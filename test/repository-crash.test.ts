@@ -5,7 +5,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_POSTGRES_URL, testDialect, type TestDatabase } from '../src/test-support/test-database.js';
+import {
+  createTestDatabase,
+  TEST_POSTGRES_URL,
+  testDialect,
+  type TestDatabase,
+} from '../src/test-support/test-database.js';
 
 /**
  * Crash safety of the embedded repository with the real process: SIGKILL in the middle of a stream of
@@ -46,7 +51,10 @@ function environment(): NodeJS.ProcessEnv {
 }
 
 async function start(): Promise<{ child: ChildProcess; port: number; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: environment(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   let logs = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -61,24 +69,33 @@ async function start(): Promise<{ child: ChildProcess; port: number; exited: Pro
         resolve(Number(match[1]));
       }
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (logs += chunk.toString()));
   });
   return { child, port, exited };
 }
 
 const agent = new http.Agent({ keepAlive: false });
 
-function request(port: number, method: string, url: string, headers: Record<string, string> = {}, body?: Buffer | string) {
+function request(
+  port: number,
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+) {
   return new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent, headers: { authorization: AUTH, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: url, agent, headers: { authorization: AUTH, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -99,7 +116,13 @@ describe(`crash safety of the embedded repository (${testDialect})`, () => {
         const data = randomBytes(32 * 1024 + Math.floor(Math.random() * 128 * 1024));
         const name = `bin-${worker}-${n}`;
         try {
-          const response = await request(first.port, 'PUT', `/rest/crash/${name}`, { 'content-type': 'application/octet-stream' }, data);
+          const response = await request(
+            first.port,
+            'PUT',
+            `/rest/crash/${name}`,
+            { 'content-type': 'application/octet-stream' },
+            data,
+          );
           if (response.status === 201) binaries.set(name, sha256(data));
         } catch {
           return; // the process is gone
@@ -130,14 +153,19 @@ describe(`crash safety of the embedded repository (${testDialect})`, () => {
       method: 'PUT',
       path: '/rest/crash/slow',
       agent,
-      headers: { authorization: AUTH, 'content-type': 'application/octet-stream', 'content-length': String(8 * 1024 * 1024) },
+      headers: {
+        authorization: AUTH,
+        'content-type': 'application/octet-stream',
+        'content-length': String(8 * 1024 * 1024),
+      },
     });
     slow.on('error', () => undefined);
     slow.write(randomBytes(1024 * 1024));
 
     const workers = [uploader(1), uploader(2), patcher(1), patcher(2)];
     const deadline = Date.now() + 15_000;
-    while (binaries.size + titles.length < 40 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (binaries.size + titles.length < 40 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     first.child.kill('SIGKILL');
     await first.exited;
     stop = true;
@@ -146,18 +174,26 @@ describe(`crash safety of the embedded repository (${testDialect})`, () => {
     expect(titles.length).toBeGreaterThan(0);
 
     // The upload cut off mid-stream left its temporary file behind; start-up must remove it.
-    expect(fs.readdirSync(path.join(dataDir, 'binaries')).filter((name) => name.endsWith('.tmp')).length).toBeGreaterThan(0);
+    expect(
+      fs.readdirSync(path.join(dataDir, 'binaries')).filter((name) => name.endsWith('.tmp')).length,
+    ).toBeGreaterThan(0);
     const second = await start();
     try {
-      const temporary = fs.readdirSync(path.join(dataDir, 'binaries')).filter((name) => name.endsWith('.tmp'));
+      const temporary = fs
+        .readdirSync(path.join(dataDir, 'binaries'))
+        .filter((name) => name.endsWith('.tmp'));
       expect(temporary).toEqual([]);
-      const container = (await request(second.port, 'GET', '/rest/crash', { accept: 'application/n-triples' })).body.toString();
+      const container = (
+        await request(second.port, 'GET', '/rest/crash', { accept: 'application/n-triples' })
+      ).body.toString();
       for (const title of titles) expect(container, title).toContain(`"${title}"`);
       for (const [name, digest] of binaries) {
         const got = await request(second.port, 'GET', `/rest/crash/${name}`);
         expect(got.status, name).toBe(200);
         expect(sha256(got.body), name).toBe(digest);
-        const fixity = await request(second.port, 'GET', `/rest/crash/${name}/fcr:fixity`, { accept: 'application/n-triples' });
+        const fixity = await request(second.port, 'GET', `/rest/crash/${name}/fcr:fixity`, {
+          accept: 'application/n-triples',
+        });
         expect(fixity.body.toString(), name).toContain('"SUCCESS"');
       }
       expect((await request(second.port, 'GET', '/rest/crash/slow')).status).toBe(404);

@@ -35,19 +35,23 @@ const TITLE = `${NS.dcterms}title`;
 /** A raw HTTP request (no URL normalisation, as an attacker would send it). */
 function raw(method: string, rawPath: string, headers: Record<string, string> = {}, body?: string | Buffer) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: rawPath, headers: { authorization: AUTH, ...headers } }, (res) => {
-      let data = '';
-      res.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body: data });
-      });
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: rawPath, headers: { authorization: AUTH, ...headers } },
+      (res) => {
+        let data = '';
+        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: data });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const childrenOf = async (p: string) => objects(await repo(t.app, 'GET', p), `${BASE}${p}`, `${NS.ldp}contains`).sort();
+const childrenOf = async (p: string) =>
+  objects(await repo(t.app, 'GET', p), `${BASE}${p}`, `${NS.ldp}contains`).sort();
 
 describe(`concurrent writers (${testDialect})`, () => {
   it('20 clients PATCH with If-Match: the non-conflicting succeed, the rest get 412, the graph is the sum of the successes', async () => {
@@ -55,7 +59,12 @@ describe(`concurrent writers (${testDialect})`, () => {
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
         const etag = String((await repo(t.app, 'GET', '/race')).headers.etag);
-        const response = await repo(t.app, 'PATCH', '/race', sparql(`INSERT DATA { <> <${TITLE}> "client ${i}" }`, { 'if-match': etag }));
+        const response = await repo(
+          t.app,
+          'PATCH',
+          '/race',
+          sparql(`INSERT DATA { <> <${TITLE}> "client ${i}" }`, { 'if-match': etag }),
+        );
         return { i, status: response.statusCode };
       }),
     );
@@ -73,7 +82,12 @@ describe(`concurrent writers (${testDialect})`, () => {
       Array.from({ length: 20 }, async (_, i) => {
         for (let attempt = 0; attempt < 200; attempt++) {
           const etag = String((await repo(t.app, 'GET', '/race2')).headers.etag);
-          const response = await repo(t.app, 'PATCH', '/race2', sparql(`INSERT DATA { <> <${TITLE}> "client ${i}" }`, { 'if-match': etag }));
+          const response = await repo(
+            t.app,
+            'PATCH',
+            '/race2',
+            sparql(`INSERT DATA { <> <${TITLE}> "client ${i}" }`, { 'if-match': etag }),
+          );
           if (response.statusCode === 204) return;
           expect(response.statusCode).toBe(412);
         }
@@ -86,7 +100,9 @@ describe(`concurrent writers (${testDialect})`, () => {
   it('20 unconditional PATCHes in parallel lose no update', async () => {
     await createContainer(t.app, '/race3');
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => repo(t.app, 'PATCH', '/race3', sparql(`INSERT DATA { <> <${TITLE}> "n${i}" }`))),
+      Array.from({ length: 20 }, (_, i) =>
+        repo(t.app, 'PATCH', '/race3', sparql(`INSERT DATA { <> <${TITLE}> "n${i}" }`)),
+      ),
     );
     expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 204));
     expect(objects(await repo(t.app, 'GET', '/race3'), `${BASE}/race3`, TITLE)).toHaveLength(20);
@@ -96,12 +112,28 @@ describe(`concurrent writers (${testDialect})`, () => {
 describe(`bad input (${testDialect})`, () => {
   it.each([
     ['malformed Turtle', 'text/turtle', '<> <http://purl.org/dc/terms/title> "unterminated .'],
-    ['Turtle with an invalid IRI', 'text/turtle', '<> <http://purl.org/dc/terms/title> <http://exa mple.org/> .'],
+    [
+      'Turtle with an invalid IRI',
+      'text/turtle',
+      '<> <http://purl.org/dc/terms/title> <http://exa mple.org/> .',
+    ],
     ['N-Triples with a relative IRI', 'application/n-triples', '<a> <b> <c> .'],
     ['malformed JSON-LD', 'application/ld+json', '{"@id": "", "http://purl.org/dc/terms/title": '],
-    ['JSON-LD with a remote context', 'application/ld+json', '{"@context": "http://schema.org/", "@id": "", "name": "x"}'],
-    ['JSON-LD with an invalid IRI', 'application/ld+json', '{"@id": "", "http://purl.org/dc/terms/relation": {"@id": "http://a b/"}}'],
-    ['malformed RDF/XML', 'application/rdf+xml', '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description'],
+    [
+      'JSON-LD with a remote context',
+      'application/ld+json',
+      '{"@context": "http://schema.org/", "@id": "", "name": "x"}',
+    ],
+    [
+      'JSON-LD with an invalid IRI',
+      'application/ld+json',
+      '{"@id": "", "http://purl.org/dc/terms/relation": {"@id": "http://a b/"}}',
+    ],
+    [
+      'malformed RDF/XML',
+      'application/rdf+xml',
+      '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description',
+    ],
     ['Turtle in a named graph (TriG)', 'text/turtle', '<g> { <> <http://x/p> "o" }'],
   ])('%s → 400, nothing created', async (_name, contentType, body) => {
     const before = await childrenOf('/');
@@ -140,7 +172,9 @@ describe(`bad input (${testDialect})`, () => {
   it('huge headers get a clean 431 from the server', async () => {
     const answer = await new Promise<string>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
-        socket.write(`GET /rest/ HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nX-Huge: ${'x'.repeat(64 * 1024)}\r\n\r\n`);
+        socket.write(
+          `GET /rest/ HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nX-Huge: ${'x'.repeat(64 * 1024)}\r\n\r\n`,
+        );
       });
       let data = '';
       socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
@@ -161,7 +195,16 @@ describe(`bad input (${testDialect})`, () => {
     const patched = await createContainer(t.app, '/patch-big');
     expect(patched).toBe(`${BASE}/patch-big`);
     const etag = (await repo(t.app, 'GET', '/patch-big')).headers.etag;
-    expect((await repo(t.app, 'PATCH', '/patch-big', sparql(`INSERT DATA { <> <${TITLE}> "${'y'.repeat(8192)}" }`))).statusCode).toBe(413);
+    expect(
+      (
+        await repo(
+          t.app,
+          'PATCH',
+          '/patch-big',
+          sparql(`INSERT DATA { <> <${TITLE}> "${'y'.repeat(8192)}" }`),
+        )
+      ).statusCode,
+    ).toBe(413);
     expect((await repo(t.app, 'GET', '/patch-big')).headers.etag).toBe(etag);
     expect(await childrenOf('/')).toEqual([...before, `${BASE}/patch-big`].sort());
   });
@@ -170,12 +213,27 @@ describe(`bad input (${testDialect})`, () => {
     const binaries = path.join(t.config.dataDir, 'binaries');
     const filesBefore = listFiles(binaries);
     const payload = Buffer.alloc(100 * 1024, 7);
-    const declared = await raw('PUT', '/rest/too-big.bin', { 'content-type': 'application/octet-stream' }, payload);
+    const declared = await raw(
+      'PUT',
+      '/rest/too-big.bin',
+      { 'content-type': 'application/octet-stream' },
+      payload,
+    );
     expect(declared.status).toBe(413);
     // Chunked: the limit is found while streaming; the temporary file is removed.
     const chunked = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'PUT', path: '/rest/too-big-chunked.bin', headers: { authorization: AUTH, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'PUT',
+          path: '/rest/too-big-chunked.bin',
+          headers: {
+            authorization: AUTH,
+            'content-type': 'application/octet-stream',
+            'transfer-encoding': 'chunked',
+          },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -193,18 +251,37 @@ describe(`bad input (${testDialect})`, () => {
 
   it('malformed Link, Digest and Range headers are clean 4xx or ignored', async () => {
     expect((await repo(t.app, 'POST', '/', { headers: { link: '<<<>>>; rel=' } })).statusCode).toBe(400);
-    expect((await repo(t.app, 'POST', '/', { headers: { 'content-type': 'text/plain', digest: 'garbage' }, body: 'x' })).statusCode).toBe(400);
+    expect(
+      (
+        await repo(t.app, 'POST', '/', {
+          headers: { 'content-type': 'text/plain', digest: 'garbage' },
+          body: 'x',
+        })
+      ).statusCode,
+    ).toBe(400);
     await repo(t.app, 'PUT', '/range-bad', { headers: { 'content-type': 'text/plain' }, body: 'abc' });
     const ranged = await repo(t.app, 'GET', '/range-bad', { headers: { range: 'bytes=oops' } });
     expect(ranged.statusCode).toBe(200);
-    expect((await repo(t.app, 'GET', '/', { headers: { 'accept-datetime': 'not a date' } })).statusCode).toBe(400);
-    expect((await repo(t.app, 'PUT', '/created-with-bad-type', turtle('', { link: '<http://www.w3.org/ns/ldp#Banana>; rel="type"' }))).statusCode).toBe(400);
+    expect((await repo(t.app, 'GET', '/', { headers: { 'accept-datetime': 'not a date' } })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (
+        await repo(
+          t.app,
+          'PUT',
+          '/created-with-bad-type',
+          turtle('', { link: '<http://www.w3.org/ns/ldp#Banana>; rel="type"' }),
+        )
+      ).statusCode,
+    ).toBe(400);
   });
 });
 
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { PreparedQuery } from '../db/prepared-query.js';
 import { isRole, type Role } from '../http/access.js';
 
 export interface SessionOwner {
@@ -11,7 +12,19 @@ export interface SessionOwner {
 
 /** Sessions live in the database, so every instance behind a load balancer agrees on revocations. */
 export class SessionStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Asked on every authenticated request, so built and compiled once; it still reads the table each time. */
+  private readonly live;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.live = PreparedQuery.of(db, { tokenHash: '', now: 0 }, (p) =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['users.id as userId', 'users.username', 'users.role', 'sessions.expires_at as expiresAt'])
+        .where('sessions.token_hash', '=', p.tokenHash)
+        .where('sessions.expires_at', '>', p.now),
+    );
+  }
 
   async insert(tokenHash: string, userId: number, expiresAt: number, now: number): Promise<void> {
     await this.db
@@ -22,13 +35,7 @@ export class SessionStore {
 
   /** The owner of a live session, or undefined when unknown or expired. */
   async findLive(tokenHash: string, now: number): Promise<SessionOwner | undefined> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['users.id as userId', 'users.username', 'users.role', 'sessions.expires_at as expiresAt'])
-      .where('sessions.token_hash', '=', tokenHash)
-      .where('sessions.expires_at', '>', now)
-      .executeTakeFirst();
+    const row = await this.live.executeTakeFirst({ tokenHash, now });
     if (row === undefined || !isRole(row.role)) return undefined;
     return { userId: row.userId, username: row.username, role: row.role, expiresAt: row.expiresAt };
   }

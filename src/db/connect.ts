@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
+import { registerDataVersion, sqliteDataVersion } from './data-version.js';
 import type { Database, SqlDialect } from './database.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -24,10 +25,10 @@ export function connectDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    return {
-      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
-      dialect: 'sqlite',
-    };
+    // The driver prepares every query it runs: keep the prepared statements.
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    registerDataVersion(db, sqliteDataVersion(db));
+    return { db, dialect: 'sqlite' };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -1,5 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withStatementCache } from './statement-cache.js';
 
@@ -47,12 +47,13 @@ describe('withStatementCache', () => {
   });
 
   it('gives Kysely the same results, parameters bound per execution', async () => {
-    const db = new Kysely<{ t: { id: number; name: string } }>({
+    const db = new Kysely<{ t: { id: Generated<number>; name: string } }>({
       dialect: new SqliteDialect({ database: withStatementCache(database()) }),
     });
     await db.insertInto('t').values({ name: 'x' }).execute();
     await db.insertInto('t').values({ name: 'y' }).execute();
-    const find = (name: string) => db.selectFrom('t').select('id').where('name', '=', name).executeTakeFirst();
+    const find = (name: string) =>
+      db.selectFrom('t').select('id').where('name', '=', name).executeTakeFirst();
     expect(await find('x')).toEqual({ id: 1 });
     expect(await find('y')).toEqual({ id: 2 });
     expect(await find('z')).toBeUndefined();

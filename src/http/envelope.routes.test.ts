@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, buildTestApp, login, sendJson, type TestApp } from '../test-support/test-app.js';
 import { resolveRepositoryCredentials } from '../repository/credentials.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 interface Call {
   method: Method;
   url: string;
   payload?: unknown;
+  /** A body sent as is, with this content type (forms, multipart). */
+  raw?: { contentType: string; body: string };
   /** Defaults to the administrator's token; null sends none. */
   token?: string | null;
 }
@@ -16,6 +19,8 @@ interface RouteCases {
   success: (t: TestApp) => Promise<Call>;
   /** A request that must fail, with its expected HTTP and envelope status; null when the route takes no input. */
   failure: { call: Call; http: number; status: string } | null;
+  /** The success answer is not an envelope (a binary download); its headers are still checked. */
+  rawSuccess?: true;
 }
 
 const newUser = (name: string) => ({ username: name, password: 'a-long-password', role: 'ROLE_USER' });
@@ -43,8 +48,306 @@ async function createSchema(t: TestApp): Promise<number> {
   return (body(response).payload.Schema as { id: number }).id;
 }
 
+// The embedded view every context case runs against (set up for each test).
+let v: EmbeddedView;
+const RV = '/repository-view-context/:type/:repositoryViewId';
+const q = (uri: string) => `contextUri=${encodeURIComponent(uri)}`;
+const DC_TITLE = 'http://purl.org/dc/elements/1.1/title';
+const viewBody = (name: string) => ({ type: 'FEDORA', name, rootUri: 'http://127.0.0.1:9/rest/' });
+
+async function createViewId(t: TestApp, name: string): Promise<number> {
+  const response = await sendJson(t.app, 'POST', '/repository-view', viewBody(name));
+  return (body(response).payload.RepositoryView as { id: number }).id;
+}
+async function newChild(t: TestApp): Promise<string> {
+  const response = await sendJson(t.app, 'POST', `${v.prefix}/children?${q('')}`, [
+    { predicate: DC_TITLE, object: '"Walked"' },
+  ]);
+  const children = (
+    body(response).payload.RepositoryViewContext as { children: { triple: { object: string } }[] }
+  ).children;
+  return children.at(-1)!.triple.object;
+}
+async function newBinary(t: TestApp): Promise<string> {
+  const container = await newChild(t);
+  const response = await send(uploadCall(container));
+  return (
+    body(response).payload.RepositoryViewContext as { children: { triple: { object: string } }[] }
+  ).children.at(-1)!.triple.object;
+}
+function uploadCall(container: string): Call {
+  const boundary = 'walk';
+  return {
+    method: 'POST',
+    url: `${v.prefix}/resource?${q(container)}`,
+    raw: {
+      contentType: `multipart/form-data; boundary=${boundary}`,
+      body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+    },
+  };
+}
+async function newToken(t: TestApp): Promise<string> {
+  const response = await sendJson(t.app, 'GET', `${v.prefix}/transaction`);
+  return (body(response).payload.TransactionDetails as { token: string }).token;
+}
+async function newMemento(t: TestApp): Promise<string> {
+  const child = await newChild(t);
+  const response = await sendJson(t.app, 'POST', `${v.prefix}/version?${q(child)}&name=walk`);
+  return (body(response).payload.RepositoryViewContext as { versions: { triple: { object: string } }[] })
+    .versions[0]!.triple.object;
+}
+/** Outside the view's root: every context route refuses it with 400 ERROR. */
+const outside = (method: Method, suffix: string): RouteCases['failure'] => ({
+  call: { method, url: `/repository-view-context/FEDORA/1${suffix}?${q('http://evil.example/x')}` },
+  http: 400,
+  status: 'ERROR',
+});
+const ctx = (suffix: string) => `${v.prefix}${suffix}`;
+
 /** Every API route and how to make it succeed and fail. A route missing here fails the walk below. */
 const CASES: Record<string, RouteCases> = {
+  'GET /repository-view': {
+    success: () => Promise.resolve({ method: 'GET', url: '/repository-view' }),
+    failure: {
+      call: { method: 'GET', url: '/repository-view', token: null },
+      http: 401,
+      status: 'UNAUTHORIZED',
+    },
+  },
+  'GET /repository-view/types': {
+    success: () => Promise.resolve({ method: 'GET', url: '/repository-view/types' }),
+    failure: {
+      call: { method: 'GET', url: '/repository-view/types', token: null },
+      http: 401,
+      status: 'UNAUTHORIZED',
+    },
+  },
+  'GET /repository-view/:id': {
+    success: () => Promise.resolve({ method: 'GET', url: `/repository-view/${v.viewId}` }),
+    failure: { call: { method: 'GET', url: '/repository-view/424242' }, http: 404, status: 'ERROR' },
+  },
+  'POST /repository-view': {
+    success: () =>
+      Promise.resolve({ method: 'POST', url: '/repository-view', payload: viewBody('Walk view') }),
+    failure: {
+      call: { method: 'POST', url: '/repository-view', payload: { ...viewBody('x'), rootUri: 'nope' } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  'PUT /repository-view': {
+    success: async (t) => ({
+      method: 'PUT',
+      url: '/repository-view',
+      payload: { ...viewBody('Walk put'), id: await createViewId(t, 'Walk put') },
+    }),
+    failure: {
+      call: { method: 'PUT', url: '/repository-view', payload: { ...viewBody('Gone'), id: 424242 } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  'DELETE /repository-view': {
+    success: async (t) => ({
+      method: 'DELETE',
+      url: '/repository-view',
+      payload: { id: await createViewId(t, 'Walk delete') },
+    }),
+    failure: {
+      call: { method: 'DELETE', url: '/repository-view', payload: { id: 424242 } },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  ...Object.fromEntries(
+    ['ping', 'auth', 'content'].flatMap((check) =>
+      ['', '/verify'].map((prefix): [string, RouteCases] => [
+        `POST /repository-view/:type${prefix}/${check}`,
+        {
+          success: async (t) => ({
+            method: 'POST',
+            url: `/repository-view/FEDORA${prefix}/${check}`,
+            payload: {
+              ...(body(await sendJson(t.app, 'GET', `/repository-view/${v.viewId}`)).payload
+                .RepositoryView as object),
+            },
+          }),
+          failure: {
+            call: {
+              method: 'POST',
+              url: `/repository-view/FEDORA${prefix}/${check}`,
+              payload: { ...viewBody('Down'), rootUri: 'http://127.0.0.1:1/rest/' },
+            },
+            http: 200,
+            status: 'ERROR',
+          },
+        },
+      ]),
+    ),
+  ),
+  [`GET ${RV}`]: {
+    success: () => Promise.resolve({ method: 'GET', url: ctx(`?${q('')}`) }),
+    failure: outside('GET', ''),
+  },
+  [`DELETE ${RV}`]: {
+    success: async (t) => ({ method: 'DELETE', url: ctx(`?${q(await newChild(t))}`) }),
+    failure: outside('DELETE', ''),
+  },
+  [`GET ${RV}/triples`]: {
+    success: () => Promise.resolve({ method: 'GET', url: ctx(`/triples?${q('')}`) }),
+    failure: outside('GET', '/triples'),
+  },
+  [`GET ${RV}/children`]: {
+    success: () => Promise.resolve({ method: 'GET', url: ctx(`/children?${q('')}`) }),
+    failure: outside('GET', '/children'),
+  },
+  [`POST ${RV}/children`]: {
+    success: () =>
+      Promise.resolve({
+        method: 'POST',
+        url: ctx(`/children?${q('')}`),
+        payload: [{ predicate: DC_TITLE, object: 'New' }],
+      }),
+    failure: outside('POST', '/children'),
+  },
+  [`GET ${RV}/metadata`]: {
+    success: () => Promise.resolve({ method: 'GET', url: ctx(`/metadata?${q('')}`) }),
+    failure: outside('GET', '/metadata'),
+  },
+  [`POST ${RV}/metadata`]: {
+    success: async (t) => {
+      const child = await newChild(t);
+      return {
+        method: 'POST',
+        url: ctx(`/metadata?${q(child)}`),
+        payload: { subject: child, predicate: DC_TITLE, object: '"Added"' },
+      };
+    },
+    failure: outside('POST', '/metadata'),
+  },
+  [`PUT ${RV}/metadata`]: {
+    success: async (t) => {
+      const child = await newChild(t);
+      return {
+        method: 'PUT',
+        url: ctx(`/metadata?${q(child)}&value=%22Changed%22`),
+        payload: { subject: child, predicate: DC_TITLE, object: '"Walked"' },
+      };
+    },
+    failure: outside('PUT', '/metadata'),
+  },
+  [`DELETE ${RV}/metadata`]: {
+    success: async (t) => {
+      const child = await newChild(t);
+      return {
+        method: 'DELETE',
+        url: ctx(`/metadata?${q(child)}`),
+        payload: { subject: child, predicate: DC_TITLE, object: '"Walked"' },
+      };
+    },
+    failure: outside('DELETE', '/metadata'),
+  },
+  [`POST ${RV}/query`]: {
+    success: async (t) => ({
+      method: 'POST',
+      url: ctx(`/query?${q(await newChild(t))}`),
+      raw: {
+        contentType: 'application/json',
+        body: JSON.stringify('INSERT DATA { <> <http://purl.org/dc/terms/subject> "q" }'),
+      },
+    }),
+    failure: {
+      call: {
+        method: 'POST',
+        url: `/repository-view-context/FEDORA/1/query?${q('')}`,
+        raw: { contentType: 'application/json', body: JSON.stringify('LOAD <http://evil.example/>') },
+      },
+      http: 200,
+      status: 'INVALID',
+    },
+  },
+  [`GET ${RV}/query`]: {
+    success: () => Promise.resolve({ method: 'GET', url: ctx('/query') }),
+    failure: {
+      call: { method: 'GET', url: '/repository-view-context/DSPACE/1/query' },
+      http: 400,
+      status: 'ERROR',
+    },
+  },
+  [`POST ${RV}/resource`]: {
+    success: async (t) => uploadCall(await newChild(t)),
+    failure: outside('POST', '/resource'),
+  },
+  [`GET ${RV}/resource`]: {
+    success: async (t) => ({ method: 'GET', url: ctx(`/resource?${q(await newBinary(t))}`) }),
+    failure: outside('GET', '/resource'),
+  },
+  [`GET ${RV}/resource/content`]: {
+    success: async (t) => ({ method: 'GET', url: ctx(`/resource/content?${q(await newBinary(t))}`) }),
+    failure: outside('GET', '/resource/content'),
+    rawSuccess: true,
+  },
+  [`DELETE ${RV}/resource`]: {
+    success: async (t) => ({ method: 'DELETE', url: ctx(`/resource?${q(await newBinary(t))}`) }),
+    failure: outside('DELETE', '/resource'),
+  },
+  [`GET ${RV}/resource/fixity`]: {
+    success: async (t) => ({ method: 'GET', url: ctx(`/resource/fixity?${q(await newBinary(t))}`) }),
+    failure: outside('GET', '/resource/fixity'),
+  },
+  [`GET ${RV}/transaction`]: {
+    success: () => Promise.resolve({ method: 'GET', url: ctx('/transaction') }),
+    failure: {
+      call: { method: 'GET', url: '/repository-view-context/DSPACE/1/transaction' },
+      http: 400,
+      status: 'ERROR',
+    },
+  },
+  [`PUT ${RV}/transaction`]: {
+    success: async (t) => ({
+      method: 'PUT',
+      url: ctx('/transaction'),
+      raw: {
+        contentType: 'application/x-www-form-urlencoded',
+        body: q(`${v.rootUri}?token=${await newToken(t)}`),
+      },
+    }),
+    failure: {
+      call: {
+        method: 'PUT',
+        url: '/repository-view-context/FEDORA/1/transaction',
+        raw: { contentType: 'application/x-www-form-urlencoded', body: q('') },
+      },
+      http: 400,
+      status: 'ERROR',
+    },
+  },
+  [`POST ${RV}/transaction`]: {
+    success: async (t) => ({
+      method: 'POST',
+      url: ctx(`/transaction?${q(`${v.rootUri}?token=${await newToken(t)}`)}`),
+    }),
+    failure: outside('POST', '/transaction'),
+  },
+  [`DELETE ${RV}/transaction`]: {
+    success: async (t) => ({
+      method: 'DELETE',
+      url: ctx(`/transaction?${q(`${v.rootUri}?token=${await newToken(t)}`)}`),
+    }),
+    failure: outside('DELETE', '/transaction'),
+  },
+  [`POST ${RV}/version`]: {
+    success: async (t) => ({ method: 'POST', url: ctx(`/version?${q(await newChild(t))}&name=v1`) }),
+    failure: outside('POST', '/version'),
+  },
+  [`PATCH ${RV}/version`]: {
+    success: async (t) => ({ method: 'PATCH', url: ctx(`/version?${q(await newMemento(t))}`) }),
+    failure: outside('PATCH', '/version'),
+  },
+  [`DELETE ${RV}/version`]: {
+    success: async (t) => ({ method: 'DELETE', url: ctx(`/version?${q(await newMemento(t))}`) }),
+    failure: outside('DELETE', '/version'),
+  },
   'POST /auth/login': {
     success: () =>
       Promise.resolve({
@@ -291,12 +594,33 @@ function expectEnvelope(raw: string, status: string) {
 let t: TestApp;
 beforeEach(async () => {
   t = await buildTestApp();
+  v = await listenWithEmbeddedView(t);
 });
 afterEach(async () => {
   await t.close();
 });
 
+async function sendOverHttp(call: Call) {
+  const response = await fetch(`${v.rootUri.replace(/\/rest\/$/, '')}${call.url}`, {
+    method: call.method,
+    headers: { authorization: `Bearer ${t.adminToken}` },
+  });
+  return {
+    statusCode: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: await response.text(),
+  };
+}
+
 async function send(call: Call) {
+  if (call.raw !== undefined) {
+    return t.app.inject({
+      method: call.method,
+      url: call.url,
+      headers: { 'content-type': call.raw.contentType, authorization: `Bearer ${t.adminToken}` },
+      payload: call.raw.body,
+    });
+  }
   if (typeof call.payload === 'string' || (call.method === 'GET' && call.payload !== undefined)) {
     const raw = typeof call.payload === 'string' ? call.payload : JSON.stringify(call.payload);
     return t.app.inject({
@@ -325,11 +649,15 @@ describe('every registered route answers the envelope and the security headers',
   });
 
   it.each(Object.entries(CASES))('%s', async (_route, cases) => {
-    const ok = await send(await cases.success(t));
-    expect(ok.statusCode).toBe(200);
-    expect(ok.headers['content-type']).toMatch(/^application\/json/);
+    const call = await cases.success(t);
+    // A download goes over real HTTP, as a client would stream it.
+    const ok = cases.rawSuccess === true ? await sendOverHttp(call) : await send(call);
+    expect(ok.statusCode, ok.body).toBe(200);
     expectHeaders(ok.headers);
-    expectEnvelope(ok.body, 'SUCCESS');
+    if (cases.rawSuccess !== true) {
+      expect(ok.headers['content-type']).toMatch(/^application\/json/);
+      expectEnvelope(ok.body, 'SUCCESS');
+    }
     if (cases.failure !== null) {
       const failed = await send(cases.failure.call);
       expect(failed.statusCode).toBe(cases.failure.http);
@@ -378,6 +706,17 @@ describe('HTTP status rules of DECISIONS.md §2', () => {
     expectHeaders(response.headers);
     expectEnvelope(response.body, 'ERROR');
     expect(body(response).meta.message).toMatch(/^Malformed JSON body/);
+  });
+
+  it('answers an over-long path parameter and a malformed URL with an envelope', async () => {
+    const long = await sendJson(t.app, 'GET', `/schema/${'9'.repeat(400)}`);
+    expect(long.statusCode).toBe(414);
+    expectHeaders(long.headers);
+    expectEnvelope(long.body, 'ERROR');
+    const bad = await sendJson(t.app, 'GET', '/schema/%E0%A4%A');
+    expect(bad.statusCode).toBe(400);
+    expectHeaders(bad.headers);
+    expectEnvelope(bad.body, 'ERROR');
   });
 
   it('answers an unknown route with 404 ERROR', async () => {

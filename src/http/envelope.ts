@@ -38,3 +38,22 @@ export function emptySuccess(message?: string): Envelope {
 export function isEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && 'meta' in value && 'payload' in value;
 }
+
+/** The media type of every envelope (what Fastify sets for a serialized object). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+const serializedSuccess = new WeakMap<object, { readonly key: string; readonly json: string }>();
+
+/**
+ * The JSON text of `success(key, value)`, the bytes the server's serializer writes for it, serialized
+ * once per frozen value: a list a store keeps unchanged between writes is sent many times, and
+ * serializing it costs more than the rest of such a request. A value that is not frozen is serialized
+ * every time. Send the text with `JSON_CONTENT_TYPE`.
+ */
+export function successJson(key: string, value: object): string {
+  const kept = serializedSuccess.get(value);
+  if (kept?.key === key) return kept.json;
+  const json = JSON.stringify(success(key, value));
+  if (Object.isFrozen(value)) serializedSuccess.set(value, { key, json });
+  return json;
+}

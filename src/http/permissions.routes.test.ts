@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
-import { buildTestApp, createUser, login, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
+import {
+  body,
+  buildTestApp,
+  createUser,
+  login,
+  sendJson,
+  TEST_ADMIN,
+  type TestApp,
+} from '../test-support/test-app.js';
 import { roleSatisfies } from './access.js';
 import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
 import { createHttpServer } from './server.js';
@@ -22,6 +30,18 @@ beforeAll(async () => {
   for (const role of ['ROLE_USER', 'ROLE_CURATOR'] as const) {
     const user = await createUser(t, role, `perm-${role.slice(5).toLowerCase()}`);
     credentials.set(role, { username: user.username, password: 'a-long-password' });
+    // The curator curates view 1, so the per-view rule (tested elsewhere) admits them there.
+    if (role === 'ROLE_CURATOR') {
+      const view = body(await sendJson(t.app, 'GET', '/repository-view/1')).payload.RepositoryView as Record<
+        string,
+        unknown
+      >;
+      await sendJson(t.app, 'PUT', '/repository-view', {
+        ...view,
+        password: null,
+        curators: [{ id: user.id }],
+      });
+    }
   }
 });
 afterAll(async () => {
@@ -32,11 +52,18 @@ function concrete(url: string): string {
   return url.replace(':repositoryViewId', '1').replace(':type', 'FEDORA').replace(':id', '1');
 }
 
-// A fresh token per request, so routes that end sessions (logout, password) cannot disturb others.
+// Tokens are reused, except after the routes that end sessions (logout, password change).
+const tokens = new Map<Caller, string>();
 async function tokenFor(caller: Caller): Promise<string | undefined> {
   const c = credentials.get(caller);
-  return c === undefined ? undefined : login(t.app, c.username, c.password);
+  if (c === undefined) return undefined;
+  const cached = tokens.get(caller);
+  if (cached !== undefined) return cached;
+  const token = await login(t.app, c.username, c.password);
+  tokens.set(caller, token);
+  return token;
 }
+const endsSessions = (url: string) => url === '/auth/logout' || url === '/user/password';
 
 describe('route × role', () => {
   it('has a permission entry for every registered API route', async () => {
@@ -65,6 +92,7 @@ describe('route × role', () => {
           },
           payload: route.method === 'GET' ? undefined : '{}',
         });
+        if (endsSessions(route.url)) tokens.delete(caller);
         const expected = roleSatisfies(caller, required)
           ? 'admitted'
           : caller === 'ROLE_ANONYMOUS'

@@ -5,7 +5,8 @@ import { accessHook, type Authorizer, type Role } from './access.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
-import { registerSecurityHeaders } from './security-headers.js';
+import { envelope } from './envelope.js';
+import { registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.js';
 
 /** A registered route, as the route-walking tests and the authorization table see it. */
 export interface RouteEntry {
@@ -43,6 +44,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // Never trust a client-supplied request id: it appears in our logs.
     requestIdHeader: false,
     return503OnClosing: true,
+    // Errors Fastify raises before routing (a bad URL, an over-long path parameter) still answer the
+    // envelope with the security headers.
+    frameworkErrors: (error, request, reply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 400;
+      void reply
+        .code(status)
+        .headers(SECURITY_HEADERS)
+        .header('x-request-id', request.id)
+        .send(envelope('ERROR', error.message));
+    },
     ajv: { customOptions: { coerceTypes: false } },
   });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { emptySuccess, success } from '../http/envelope.js';
+import { emptySuccess, JSON_CONTENT_TYPE, success, successJson } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { requireObjectBody } from '../shared/request-body.js';
 import { internalMetadataIdSchema, internalMetadataSchema } from './internal-metadata.api.js';
@@ -25,7 +25,9 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
           },
         },
       },
-      async () => success(LIST_KEY, await service.list()),
+      // The service answers the same frozen list while nothing changed, so its JSON is reused too.
+      async (_request, reply) =>
+        reply.type(JSON_CONTENT_TYPE).send(successJson(LIST_KEY, await service.list())),
     );
     app.post(
       '/internal/metadata',

@@ -11,11 +11,18 @@ import type { InternalMetadataStore } from './internal-metadata.store.js';
  * request is collected and reported together, and nothing is written unless all checks pass.
  */
 export class InternalMetadataService {
+  /** The last list sorted, by the store's array it came from (the store answers the same array while unchanged). */
+  private sorted?: { readonly from: readonly InternalMetadata[]; readonly to: readonly InternalMetadata[] };
+
   constructor(private readonly store: InternalMetadataStore) {}
 
-  /** Sorted by gloss (sage-operators.md §2), see compareByText for the exact order. */
-  async list(): Promise<InternalMetadata[]> {
-    return sortByText(await this.store.list(), (item) => item.gloss);
+  /** Sorted by gloss (sage-operators.md §2), see compareByText for the exact order. Frozen, may be shared. */
+  async list(): Promise<readonly InternalMetadata[]> {
+    const rows = await this.store.list();
+    if (this.sorted?.from !== rows) {
+      this.sorted = { from: rows, to: Object.freeze(sortByText([...rows], (item) => item.gloss)) };
+    }
+    return this.sorted.to;
   }
 
   /** Fields marked required, for the operator engine's `missingRequired`; only those rows are read. */

@@ -1,15 +1,33 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { dataVersionOf, VersionedCache } from '../db/data-version.js';
+import { PreparedQuery } from '../db/prepared-query.js';
 import type { InternalMetadata, InternalMetadataInput } from './internal-metadata.js';
 import type { InternalMetadataRow } from './internal-metadata.table.js';
 
 /** SQL access to internal metadata; rows become domain objects in one place (`toDomain`). */
 export class InternalMetadataStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The whole table, read on every list and unchanged between writes: kept while the database is unchanged. */
+  private readonly listed: VersionedCache<'all', readonly InternalMetadata[]>;
+  /** Asked on every operator application, so built and compiled once. */
+  private readonly required;
 
-  async list(): Promise<InternalMetadata[]> {
-    const rows = await this.db.selectFrom('internal_metadata').selectAll().execute();
-    return rows.map(toDomain);
+  constructor(private readonly db: Kysely<Database>) {
+    this.listed = new VersionedCache(dataVersionOf(db));
+    this.required = PreparedQuery.of(db, {}, () =>
+      db.selectFrom('internal_metadata').select('field').where('required', '=', 1).orderBy('id'),
+    );
+  }
+
+  /**
+   * Every row, in the database's order. The array and its items are frozen: while nothing is written
+   * (on SQLite, see db/data-version.ts) every call answers the same array.
+   */
+  async list(): Promise<readonly InternalMetadata[]> {
+    return this.listed.get('all', async () => {
+      const rows = await this.db.selectFrom('internal_metadata').selectAll().execute();
+      return Object.freeze(rows.map((row) => Object.freeze(toDomain(row))));
+    });
   }
 
   /**
@@ -17,13 +35,7 @@ export class InternalMetadataStore {
    * order to the database, whose unordered scan of this table is by id on SQLite).
    */
   async requiredFields(): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('internal_metadata')
-      .select('field')
-      .where('required', '=', 1)
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => row.field);
+    return (await this.required.execute({})).map((row) => row.field);
   }
 
   async findById(id: number): Promise<InternalMetadata | undefined> {

@@ -1,11 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import { isOperatorTypeName, type NewOperator, type Operator } from './operator.js';
 import type { OperatorRow, OperatorTable } from './operator.table.js';
 
+/** The id lists kept by `findByIds`, and the longest list kept (longer ones are always read). */
+const KEPT_ID_LISTS = 32;
+const LONGEST_KEPT_LIST = 100;
+
 /** SQL access to operators; the row ↔ domain mapping lives in `toDomain` / `toColumns`. */
 export class OperatorStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The same operators are applied to document after document: kept per id list while nothing changed. */
+  private readonly byIds: VersionedCache<string, readonly Operator[]>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byIds = new VersionedCache(dataVersionOf(db), KEPT_ID_LISTS);
+  }
 
   async list(): Promise<Operator[]> {
     return (await this.db.selectFrom('operators').selectAll().execute()).map(toDomain);
@@ -16,14 +26,21 @@ export class OperatorStore {
     return row === undefined ? undefined : toDomain(row);
   }
 
-  async findByIds(ids: readonly number[]): Promise<Operator[]> {
+  /**
+   * The operators with these ids that exist, in the database's order. Frozen: while nothing is written
+   * (on SQLite, see db/data-version.ts) the same id list answers the same operators.
+   */
+  async findByIds(ids: readonly number[]): Promise<readonly Operator[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('operators')
-      .selectAll()
-      .where('id', 'in', [...ids])
-      .execute();
-    return rows.map(toDomain);
+    const read = async () => {
+      const rows = await this.db
+        .selectFrom('operators')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+      return Object.freeze(rows.map((row) => frozen(toDomain(row))));
+    };
+    return ids.length > LONGEST_KEPT_LIST ? read() : this.byIds.get(ids.join(','), read);
   }
 
   async findByName(name: string): Promise<Operator | undefined> {
@@ -56,6 +73,12 @@ export class OperatorStore {
     const result = await this.db.deleteFrom('operators').where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
+}
+
+/** An operator that may be shared between requests, its mapping included. */
+function frozen(operator: Operator): Operator {
+  if (operator.type === 'MAPPING_OP') Object.freeze(operator.mapping);
+  return Object.freeze(operator);
 }
 
 function toColumns(operator: NewOperator): Omit<OperatorTable, 'id'> {

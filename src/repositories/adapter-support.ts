@@ -6,7 +6,11 @@ import type { VerificationResult } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
 
 /** Reads and parses an RDF answer; unreadable RDF is an upstream failure naming the request. */
-export async function readRdf(client: RepositoryHttpClient, response: UpstreamResponse, base = response.url): Promise<Quad[]> {
+export async function readRdf(
+  client: RepositoryHttpClient,
+  response: UpstreamResponse,
+  base = response.url,
+): Promise<Quad[]> {
   const text = await client.text(response);
   try {
     return await parseRdf(text, response.header('content-type'), base);
@@ -33,7 +37,11 @@ export function hasTypeLink(response: UpstreamResponse, type: string): boolean {
 export function childrenOf(uri: string, quads: readonly Quad[]): string[] {
   const seen = new Set<string>();
   for (const q of quads) {
-    if (q.predicate.value === LDP_CONTAINS && sameResource(q.subject.value, uri) && q.object.termType === 'NamedNode') {
+    if (
+      q.predicate.value === LDP_CONTAINS &&
+      sameResource(q.subject.value, uri) &&
+      q.object.termType === 'NamedNode'
+    ) {
       seen.add(q.object.value);
     }
   }
@@ -63,7 +71,8 @@ export function derivedParent(rootUri: string, uri: string, keepSlash: boolean):
 
 /** An absolute IRI that can be written in SPARQL and Turtle; a BadRequestError otherwise. */
 export function checkedIri(value: string): string {
-  if (value === '' || /[\s<>"{}|^`\\]/.test(value)) throw new BadRequestError(`<${value.slice(0, 100)}> is not a valid IRI`);
+  if (value === '' || /[\s<>"{}|^`\\]/.test(value))
+    throw new BadRequestError(`<${value.slice(0, 100)}> is not a valid IRI`);
   try {
     new URL(value);
   } catch {
@@ -75,7 +84,11 @@ export function checkedIri(value: string): string {
 /** Epoch milliseconds of an HTTP date, or undefined. */
 export function httpDateToMs(value: string | undefined): number | undefined {
   // Only real dates: `Expires: 0` (no caching) must not read as the year 2000.
-  if (value === undefined || !/^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
+  if (
+    value === undefined ||
+    !/^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())
+  )
+    return undefined;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : ms;
 }
@@ -88,7 +101,10 @@ export function attachmentDisposition(filename: string): string {
   const cleaned = filename.replace(/\p{Cc}/gu, '');
   const ascii = cleaned.replace(/[^\x20-\x7e]|["\\]/g, '_');
   if (ascii === cleaned) return `attachment; filename="${ascii}"`;
-  const extended = encodeURIComponent(cleaned).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const extended = encodeURIComponent(cleaned).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${extended}`;
 }
 
@@ -112,7 +128,11 @@ export function dispositionFilename(header: string | undefined): string | undefi
 /** ping: any HTTP answer from the root within the timeouts. */
 export async function pingRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
   try {
-    const response = await client.send({ method: 'GET', uri: client.rootUri, headers: { accept: 'text/turtle, */*;q=0.1' } });
+    const response = await client.send({
+      method: 'GET',
+      uri: client.rootUri,
+      headers: { accept: 'text/turtle, */*;q=0.1' },
+    });
     await discard(response);
     return { ok: true };
   } catch (error) {
@@ -123,7 +143,11 @@ export async function pingRoot(client: RepositoryHttpClient): Promise<Verificati
 /** auth: the root answers 2xx with the view's credentials. */
 export async function checkAuthRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
   try {
-    const response = await client.send({ method: 'GET', uri: client.rootUri, headers: { accept: 'text/turtle, */*;q=0.1' } });
+    const response = await client.send({
+      method: 'GET',
+      uri: client.rootUri,
+      headers: { accept: 'text/turtle, */*;q=0.1' },
+    });
     await discard(response);
     if (response.status >= 200 && response.status < 300) return { ok: true };
     return { ok: false, message: `Authentication failed. Status ${response.status}` };

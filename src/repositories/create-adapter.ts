@@ -16,7 +16,10 @@ export interface AdapterView {
  * clients, so adapters are cheap: create one per request). A root URI that is not absolute http(s), or
  * carries credentials, is a BadRequestError.
  */
-export function createAdapter(view: AdapterView, options: RepositoryHttpClientOptions = {}): RepositoryAdapter & {
+export function createAdapter(
+  view: AdapterView,
+  options: RepositoryHttpClientOptions = {},
+): RepositoryAdapter & {
   readonly client: RepositoryHttpClient;
 } {
   const client = new RepositoryHttpClient(view, options);

@@ -55,7 +55,12 @@ import type {
   VerificationResult,
   VersionInfo,
 } from './repository-adapter.js';
-import { abandon, discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
+import {
+  abandon,
+  discard,
+  type RepositoryHttpClient,
+  type UpstreamResponse,
+} from './repository-http-client.js';
 import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
 
 /** RDF first; `*\/*` last so that a binary answers with its bytes instead of 406. */
@@ -98,19 +103,37 @@ export class FedoraAdapter implements RepositoryAdapter {
       abandon(response);
       const description = this.describedBy(response, target);
       this.patchTargets.set(target, description);
-      const described = await this.client.expectOk({ method: 'GET', uri: description, headers: { accept: RDF_ACCEPT, ...atomic } });
+      const described = await this.client.expectOk({
+        method: 'GET',
+        uri: description,
+        headers: { accept: RDF_ACCEPT, ...atomic },
+      });
       const quads = await readRdf(this.client, described);
       return { uri: target, isBinary: true, quads, children: [], parent: this.parentOf(target, quads) };
     }
     this.patchTargets.set(target, null);
     const quads = await readRdf(this.client, response);
-    return { uri: target, isBinary: false, quads, children: childrenOf(target, quads), parent: this.parentOf(target, quads) };
+    return {
+      uri: target,
+      isBinary: false,
+      quads,
+      children: childrenOf(target, quads),
+      parent: this.parentOf(target, quads),
+    };
   }
 
-  async createChild(parentUri: string, statements: readonly ChildStatement[], tx?: TransactionRef): Promise<string> {
+  async createChild(
+    parentUri: string,
+    statements: readonly ChildStatement[],
+    tx?: TransactionRef,
+  ): Promise<string> {
     const parent = this.client.confine(parentUri);
     const quads = statements.map((s) => {
-      if (s.object.termType !== 'NamedNode' && s.object.termType !== 'Literal' && s.object.termType !== 'BlankNode') {
+      if (
+        s.object.termType !== 'NamedNode' &&
+        s.object.termType !== 'Literal' &&
+        s.object.termType !== 'BlankNode'
+      ) {
         throw new BadRequestError('An object must be an IRI, a blank node or a literal');
       }
       return quad(namedNode(''), namedNode(checkedIri(s.predicate)), s.object);
@@ -131,7 +154,12 @@ export class FedoraAdapter implements RepositoryAdapter {
     return created;
   }
 
-  async updateTriples(uri: string, remove: readonly Quad[], add: readonly Quad[], tx?: TransactionRef): Promise<void> {
+  async updateTriples(
+    uri: string,
+    remove: readonly Quad[],
+    add: readonly Quad[],
+    tx?: TransactionRef,
+  ): Promise<void> {
     const target = this.client.confine(uri);
     const update = buildDataUpdate(remove, add);
     if (update === '') return;
@@ -160,7 +188,8 @@ export class FedoraAdapter implements RepositoryAdapter {
       });
       const created = await this.locationOf(response);
       const description = linkTargetsOf(response, 'describedby')[0];
-      if (description !== undefined) this.patchTargets.set(created, this.client.confine(description));
+      if (description !== undefined)
+        this.patchTargets.set(created, this.client.confineAnswered(response, description));
       return created;
     } finally {
       // Whatever the repository did not read is drained, so the caller's upload does not stall.
@@ -190,7 +219,11 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   async delete(uri: string, tx?: TransactionRef): Promise<void> {
     const target = this.client.confine(uri);
-    const response = await this.client.expectOk({ method: 'DELETE', uri: target, headers: atomicHeaders(this.client.rootUri, tx) });
+    const response = await this.client.expectOk({
+      method: 'DELETE',
+      uri: target,
+      headers: atomicHeaders(this.client.rootUri, tx),
+    });
     await discard(response);
     this.patchTargets.delete(target);
   }
@@ -260,7 +293,10 @@ export class FedoraAdapter implements RepositoryAdapter {
     const location = await this.locationOf(response);
     const segment = location.replace(/\/+$/, '').split('/').at(-1) ?? location;
     const datetime = httpDateToMs(response.header('memento-datetime'));
-    const time = datetime === undefined ? (stampToIso(segment) ?? new Date().toISOString()) : new Date(datetime).toISOString();
+    const time =
+      datetime === undefined
+        ? (stampToIso(segment) ?? new Date().toISOString())
+        : new Date(datetime).toISOString();
     return { name: trimmed === '' ? segment : trimmed, time, uri: location };
   }
 
@@ -341,10 +377,16 @@ export class FedoraAdapter implements RepositoryAdapter {
       }
       const quads = await readRdf(this.client, response);
       const isRoot = quads.some(
-        (q) => sameResource(q.subject.value, root) && q.predicate.value === RDF_TYPE && q.object.value === FEDORA_REPOSITORY_ROOT,
+        (q) =>
+          sameResource(q.subject.value, root) &&
+          q.predicate.value === RDF_TYPE &&
+          q.object.value === FEDORA_REPOSITORY_ROOT,
       );
       if (isRoot) return { ok: true };
-      return { ok: false, message: `${root} is not a Fedora repository root: it has no rdf:type fedora:RepositoryRoot` };
+      return {
+        ok: false,
+        message: `${root} is not a Fedora repository root: it has no rdf:type fedora:RepositoryRoot`,
+      };
     } catch (error) {
       return { ok: false, message: `Content check failed: ${messageOf(error)}` };
     }
@@ -354,7 +396,8 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   private describedBy(response: UpstreamResponse, target: string): string {
     const advertised = linkTargetsOf(response, 'describedby')[0];
-    return this.client.confine(advertised ?? `${target.replace(/\/+$/, '')}/fcr:metadata`);
+    if (advertised !== undefined) return this.client.confineAnswered(response, advertised);
+    return this.client.confine(`${target.replace(/\/+$/, '')}/fcr:metadata`);
   }
 
   /** Where triples of `target` are PATCHed: itself, or for a binary its description (one HEAD to find out). */
@@ -387,15 +430,20 @@ export class FedoraAdapter implements RepositoryAdapter {
     const location = response.header('location');
     if (location !== undefined && location !== '') {
       await discard(response);
-      return this.client.confine(new URL(location, response.url).href);
+      return this.client.confineAnswered(response, location);
     }
     const text = (await this.client.text(response, 8192)).trim();
-    if (text === '') throw new UpstreamFailedError(`${response.method} ${response.url} answered ${response.status} without a Location`);
-    return this.client.confine(new URL(text, response.url).href);
+    if (text === '')
+      throw new UpstreamFailedError(
+        `${response.method} ${response.url} answered ${response.status} without a Location`,
+      );
+    return this.client.confineAnswered(response, text);
   }
 
   private parentOf(target: string, quads: readonly Quad[]): string | undefined {
-    const stated = quads.find((q) => q.predicate.value === FEDORA_HAS_PARENT && sameResource(q.subject.value, target));
+    const stated = quads.find(
+      (q) => q.predicate.value === FEDORA_HAS_PARENT && sameResource(q.subject.value, target),
+    );
     if (stated?.object.termType === 'NamedNode') return stated.object.value;
     return derivedParent(this.client.rootUri, target, false);
   }

@@ -8,7 +8,15 @@ const DIGEST = new Set(NAMESPACES.map((ns) => `${ns}hasMessageDigest`));
 const SIZE = new Set(NAMESPACES.flatMap((ns) => [`${ns}hasSize`, `${ns}size`]));
 
 /** Preference when a repository reports several digests (Fedora 6 default first). */
-const DIGEST_ORDER = ['urn:sha-512:', 'urn:sha512:', 'urn:sha-256:', 'urn:sha256:', 'urn:sha1:', 'urn:sha-1:', 'urn:md5:'];
+const DIGEST_ORDER = [
+  'urn:sha-512:',
+  'urn:sha512:',
+  'urn:sha-256:',
+  'urn:sha256:',
+  'urn:sha1:',
+  'urn:sha-1:',
+  'urn:md5:',
+];
 
 /**
  * A `FixityResult` from the RDF of `GET <binary>/fcr:fixity` (PREMIS 1 `hasEventOutcome`,

@@ -42,6 +42,8 @@ export function txIdFromLocation(response: UpstreamResponse): string {
 /** When the transaction expires: `Atomic-Expires`, else `Expires`, else Fedora's default from now. */
 export function expiryOf(response: UpstreamResponse, now = Date.now()): number {
   return (
-    httpDateToMs(response.header('atomic-expires')) ?? httpDateToMs(response.header('expires')) ?? now + DEFAULT_TX_LIFETIME_MS
+    httpDateToMs(response.header('atomic-expires')) ??
+    httpDateToMs(response.header('expires')) ??
+    now + DEFAULT_TX_LIFETIME_MS
   );
 }

@@ -66,10 +66,15 @@ function byTime(a: VersionInfo, b: VersionInfo): number {
 export function versionsFromRdf(timemap: string, quads: readonly Quad[]): VersionInfo[] {
   const mementos = new Set<string>();
   for (const q of quads) {
-    if (q.predicate.value === LDP_CONTAINS && sameResource(q.subject.value, timemap) && q.object.termType === 'NamedNode') {
+    if (
+      q.predicate.value === LDP_CONTAINS &&
+      sameResource(q.subject.value, timemap) &&
+      q.object.termType === 'NamedNode'
+    ) {
       mementos.add(q.object.value);
     }
-    if (q.predicate.value === MEMENTO_DATETIME && q.subject.termType === 'NamedNode') mementos.add(q.subject.value);
+    if (q.predicate.value === MEMENTO_DATETIME && q.subject.termType === 'NamedNode')
+      mementos.add(q.subject.value);
   }
   const versions: VersionInfo[] = [];
   for (const uri of mementos) {
@@ -126,7 +131,10 @@ const MANAGED_PREDICATES = new Set<string>([
 export function isServerManaged(q: Quad): boolean {
   const predicate = q.predicate.value;
   if (predicate === RDF_TYPE) {
-    return q.object.termType === 'NamedNode' && RESERVED_TYPE_NAMESPACES.some((ns) => q.object.value.startsWith(ns));
+    return (
+      q.object.termType === 'NamedNode' &&
+      RESERVED_TYPE_NAMESPACES.some((ns) => q.object.value.startsWith(ns))
+    );
   }
   return MANAGED_PREDICATES.has(predicate) || MANAGED_NAMESPACES.some((ns) => predicate.startsWith(ns));
 }

@@ -41,7 +41,12 @@ import type {
   VerificationResult,
   VersionInfo,
 } from './repository-adapter.js';
-import { abandon, discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
+import {
+  abandon,
+  discard,
+  type RepositoryHttpClient,
+  type UpstreamResponse,
+} from './repository-http-client.js';
 import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
 
 const DESCRIBE_ACCEPT = `${RDF_ACCEPT}, */*;q=0.1`;
@@ -77,7 +82,11 @@ export class LdpAdapter implements RepositoryAdapter {
   async describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription> {
     this.noTransaction(tx);
     const target = this.client.confine(uri);
-    const response = await this.client.expectOk({ method: 'GET', uri: target, headers: { accept: DESCRIBE_ACCEPT } });
+    const response = await this.client.expectOk({
+      method: 'GET',
+      uri: target,
+      headers: { accept: DESCRIBE_ACCEPT },
+    });
     const shape = shapeOf(response);
     const description = this.rememberPatchTarget(target, response, shape);
     if (shape === 'binary') {
@@ -85,8 +94,21 @@ export class LdpAdapter implements RepositoryAdapter {
       const quads =
         description === target
           ? []
-          : await readRdf(this.client, await this.client.expectOk({ method: 'GET', uri: description, headers: { accept: RDF_ACCEPT } }));
-      return { uri: target, isBinary: true, quads, children: [], parent: derivedParent(this.client.rootUri, target, true) };
+          : await readRdf(
+              this.client,
+              await this.client.expectOk({
+                method: 'GET',
+                uri: description,
+                headers: { accept: RDF_ACCEPT },
+              }),
+            );
+      return {
+        uri: target,
+        isBinary: true,
+        quads,
+        children: [],
+        parent: derivedParent(this.client.rootUri, target, true),
+      };
     }
     const all = await readRdf(this.client, response);
     const children = shape === 'container' ? childrenOf(target, all) : [];
@@ -94,10 +116,20 @@ export class LdpAdapter implements RepositoryAdapter {
     // statements describe the children, not this resource.
     const childSet = new Set(children);
     const quads = all.filter((q) => !(childSet.has(q.subject.value) && q.predicate.value !== LDP_CONTAINS));
-    return { uri: target, isBinary: false, quads, children, parent: derivedParent(this.client.rootUri, target, true) };
+    return {
+      uri: target,
+      isBinary: false,
+      quads,
+      children,
+      parent: derivedParent(this.client.rootUri, target, true),
+    };
   }
 
-  async createChild(parentUri: string, statements: readonly ChildStatement[], tx?: TransactionRef): Promise<string> {
+  async createChild(
+    parentUri: string,
+    statements: readonly ChildStatement[],
+    tx?: TransactionRef,
+  ): Promise<string> {
     this.noTransaction(tx);
     const parent = this.client.confine(parentUri);
     for (const s of statements) checkedIri(s.predicate);
@@ -125,7 +157,12 @@ export class LdpAdapter implements RepositoryAdapter {
     return created;
   }
 
-  async updateTriples(uri: string, remove: readonly Quad[], add: readonly Quad[], tx?: TransactionRef): Promise<void> {
+  async updateTriples(
+    uri: string,
+    remove: readonly Quad[],
+    add: readonly Quad[],
+    tx?: TransactionRef,
+  ): Promise<void> {
     this.noTransaction(tx);
     const target = this.client.confine(uri);
     const update = buildDataUpdate(remove, add);
@@ -162,7 +199,13 @@ export class LdpAdapter implements RepositoryAdapter {
     if (binary.filename !== '') {
       const target = await this.patchTarget(created);
       if (target !== created) {
-        await this.patch(target, buildDataUpdate([], [quad(namedNode(created), namedNode(EBUCORE_FILENAME), literal(binary.filename))]));
+        await this.patch(
+          target,
+          buildDataUpdate(
+            [],
+            [quad(namedNode(created), namedNode(EBUCORE_FILENAME), literal(binary.filename))],
+          ),
+        );
       }
     }
     return created;
@@ -181,9 +224,15 @@ export class LdpAdapter implements RepositoryAdapter {
     let filename = dispositionFilename(response.header('content-disposition'));
     if (filename === undefined && description !== target) {
       try {
-        const described = await this.client.expectOk({ method: 'GET', uri: description, headers: { accept: RDF_ACCEPT } });
+        const described = await this.client.expectOk({
+          method: 'GET',
+          uri: description,
+          headers: { accept: RDF_ACCEPT },
+        });
         const quads = await readRdf(this.client, described);
-        filename = quads.find((q) => q.predicate.value === EBUCORE_FILENAME && sameResource(q.subject.value, target))?.object.value;
+        filename = quads.find(
+          (q) => q.predicate.value === EBUCORE_FILENAME && sameResource(q.subject.value, target),
+        )?.object.value;
       } catch (error) {
         abandon(response);
         throw error;
@@ -272,7 +321,10 @@ export class LdpAdapter implements RepositoryAdapter {
       } else {
         await discard(response);
       }
-      return { ok: false, message: `${root} is not a Linked Data Platform container: it is not typed ldp:Container` };
+      return {
+        ok: false,
+        message: `${root} is not a Linked Data Platform container: it is not typed ldp:Container`,
+      };
     } catch (error) {
       return { ok: false, message: `Content check failed: ${messageOf(error)}` };
     }
@@ -287,7 +339,10 @@ export class LdpAdapter implements RepositoryAdapter {
   /** Remembers (and answers) where the triples of `target` are PATCHed, from a response about it. */
   private rememberPatchTarget(target: string, response: UpstreamResponse, shape: ResourceShape): string {
     const advertised = linkTargetsOf(response, 'describedby')[0];
-    const description = shape === 'document' || advertised === undefined ? target : this.client.confine(advertised);
+    const description =
+      shape === 'document' || advertised === undefined
+        ? target
+        : this.client.confineAnswered(response, advertised);
     this.patchTargets.set(target, description);
     return description;
   }
@@ -295,7 +350,11 @@ export class LdpAdapter implements RepositoryAdapter {
   private async patchTarget(target: string): Promise<string> {
     const known = this.patchTargets.get(target);
     if (known !== undefined) return known;
-    const response = await this.client.expectOk({ method: 'HEAD', uri: target, headers: { accept: DESCRIBE_ACCEPT } });
+    const response = await this.client.expectOk({
+      method: 'HEAD',
+      uri: target,
+      headers: { accept: DESCRIBE_ACCEPT },
+    });
     await discard(response);
     return this.rememberPatchTarget(target, response, shapeOf(response));
   }
@@ -319,14 +378,23 @@ export class LdpAdapter implements RepositoryAdapter {
     }
     if (response.status !== 409) throw await this.client.fail(response);
     if (depth >= MAX_DELETE_DEPTH) {
-      throw await this.client.fail(response, `the container is nested deeper than ${MAX_DELETE_DEPTH} levels; delete its contents first`);
+      throw await this.client.fail(
+        response,
+        `the container is nested deeper than ${MAX_DELETE_DEPTH} levels; delete its contents first`,
+      );
     }
     await discard(response);
     // Not empty: delete the children first (LDP servers such as CSS do not delete recursively).
-    const listing = await this.client.expectOk({ method: 'GET', uri: target, headers: { accept: RDF_ACCEPT } });
+    const listing = await this.client.expectOk({
+      method: 'GET',
+      uri: target,
+      headers: { accept: RDF_ACCEPT },
+    });
     const children = childrenOf(target, await readRdf(this.client, listing));
     if (children.length === 0) {
-      throw new UpstreamFailedError(`DELETE ${target} answered 409 Conflict and the container lists no children`);
+      throw new UpstreamFailedError(
+        `DELETE ${target} answered 409 Conflict and the container lists no children`,
+      );
     }
     for (const child of children) {
       budget.left -= 1;
@@ -335,7 +403,7 @@ export class LdpAdapter implements RepositoryAdapter {
           `DELETE ${target}: the container holds more than ${MAX_DELETE_COUNT} resources; delete them in parts`,
         );
       }
-      await this.deleteTree(this.client.confine(child), depth + 1, budget);
+      await this.deleteTree(this.client.confineAnswered(listing, child), depth + 1, budget);
     }
     await discard(await this.client.expectOk({ method: 'DELETE', uri: target }));
     this.patchTargets.delete(target);
@@ -345,9 +413,11 @@ export class LdpAdapter implements RepositoryAdapter {
     const location = response.header('location');
     await discard(response);
     if (location === undefined || location === '') {
-      throw new UpstreamFailedError(`${response.method} ${response.url} answered ${response.status} without a Location`);
+      throw new UpstreamFailedError(
+        `${response.method} ${response.url} answered ${response.status} without a Location`,
+      );
     }
-    return this.client.confine(new URL(location, response.url).href);
+    return this.client.confineAnswered(response, location);
   }
 }
 

@@ -10,8 +10,12 @@ const blankNode = (value?: string) => factory.blankNode(value);
 const literal = (value: string, languageOrDatatype?: string | Parameters<typeof factory.literal>[1]) =>
   factory.literal(value, languageOrDatatype);
 const defaultGraph = () => factory.defaultGraph();
-const quad = (subject: Quad['subject'], predicate: Quad['predicate'], object: Quad['object'], graph?: Quad['graph']): Quad =>
-  factory.quad(subject, predicate, object, graph);
+const quad = (
+  subject: Quad['subject'],
+  predicate: Quad['predicate'],
+  object: Quad['object'],
+  graph?: Quad['graph'],
+): Quad => factory.quad(subject, predicate, object, graph);
 
 export const NS = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
@@ -42,7 +46,8 @@ export const EBUCORE_FILENAME = `${NS.ebucore}filename`;
 export const EBUCORE_MIME_TYPE = `${NS.ebucore}hasMimeType`;
 
 /** The RDF media types the adapters read, best first; sent as Accept. */
-export const RDF_ACCEPT = 'text/turtle, application/n-triples;q=0.9, application/ld+json;q=0.8, application/rdf+xml;q=0.5';
+export const RDF_ACCEPT =
+  'text/turtle, application/n-triples;q=0.9, application/ld+json;q=0.8, application/rdf+xml;q=0.5';
 
 const PARSERS: Readonly<Record<string, 'turtle' | 'ntriples' | 'nquads' | 'jsonld' | 'rdfxml'>> = {
   'text/turtle': 'turtle',
@@ -73,7 +78,11 @@ export function isRdfMediaType(contentType: string | undefined): boolean {
  * network access (remote JSON-LD contexts are refused). Throws a plain Error on syntax errors; the caller
  * turns it into an upstream failure naming the request.
  */
-export async function parseRdf(body: string, contentType: string | undefined, baseIri: string): Promise<Quad[]> {
+export async function parseRdf(
+  body: string,
+  contentType: string | undefined,
+  baseIri: string,
+): Promise<Quad[]> {
   const type = mediaTypeOf(contentType);
   const kind = PARSERS[type] ?? (type === '' ? 'turtle' : undefined);
   let quads: Quad[];
@@ -139,7 +148,8 @@ async function parseJsonLd(body: string, baseIri: string): Promise<Quad[]> {
   const document = JSON.parse(body) as jsonld.JsonLdDocument;
   const dataset = (await jsonld.toRDF(document, {
     base: baseIri,
-    documentLoader: (url: string) => Promise.reject(new Error(`remote JSON-LD contexts are not loaded (${url.slice(0, 100)})`)),
+    documentLoader: (url: string) =>
+      Promise.reject(new Error(`remote JSON-LD contexts are not loaded (${url.slice(0, 100)})`)),
   } as jsonld.Options.ToRdf)) as unknown as PlainQuad[];
   return dataset.map(toQuad);
 }

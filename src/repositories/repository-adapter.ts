@@ -17,6 +17,10 @@ import type { Quad, Term } from '@rdfjs/types';
  * - Every SPARQL Update sent is generated from terms (sparqljs Generator); text from a request is never
  *   pasted into a query. `runUpdate` receives an already parsed and vetted update.
  * - `tx`, when given, is the transaction the request acts in; reads and writes see its state.
+ * - URIs outside the view's root (other hosts, `../`, `%2e%2e`, `%2F`, credentials in the URI) are refused
+ *   with a `BadRequestError` before any request is sent; a link the repository answers outside the root
+ *   (Location, describedby) is an `UpstreamFailedError`.
+ * - The exact upstream requests of every method, per kind, are listed in `src/repositories/README.md`.
  */
 export interface RepositoryFeatures {
   readonly versioning: boolean;
@@ -99,17 +103,44 @@ export interface RepositoryAdapter {
   readonly kind: RepositoryKind;
   readonly features: RepositoryFeatures;
 
+  /**
+   * Reads a resource. FEDORA: one GET (binaries: plus one GET of their describedby). LDP: one GET
+   * (binaries: plus one GET of their describedby); statements a container's representation carries about
+   * its children (CSS adds them) are left out of `quads`.
+   */
   describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription>;
   /** Creates ONE child container of `parentUri` carrying the statements; answers the child's IRI. */
   createChild(parentUri: string, statements: readonly ChildStatement[], tx?: TransactionRef): Promise<string>;
-  /** Deletes then inserts triples about `uri` (both may be empty); generated as one SPARQL Update. */
-  updateTriples(uri: string, remove: readonly Quad[], add: readonly Quad[], tx?: TransactionRef): Promise<void>;
-  /** Runs a vetted SPARQL Update (already parsed; `<>` means `uri`) against the resource's graph. */
+  /**
+   * Deletes then inserts triples about `uri` (both may be empty); generated as one SPARQL Update
+   * (`DELETE DATA {…} ; INSERT DATA {…}`), sent to the resource or, for binaries and LDP containers, to
+   * its description. Nothing to change sends nothing. Statements to remove may not hold blank nodes
+   * (BadRequestError). Costs one PATCH when the adapter has described `uri` before, else a HEAD first.
+   */
+  updateTriples(
+    uri: string,
+    remove: readonly Quad[],
+    add: readonly Quad[],
+    tx?: TransactionRef,
+  ): Promise<void>;
+  /**
+   * Runs a vetted SPARQL Update (already parsed; `<>` means `uri`) against the resource's graph. The
+   * adapter parses it again and sends the generator's output with absolute IRIs; LOAD/CLEAR/DROP/…,
+   * GRAPH, WITH, USING and SERVICE are a BadRequestError; LDP refuses WHERE clauses beyond basic graph
+   * patterns with a CapabilityUnsupportedError.
+   */
   runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void>;
-  /** Uploads a binary as a new child of `parentUri`, streaming; answers the binary's IRI. */
+  /**
+   * Uploads a binary as a new child of `parentUri`, streaming; answers the binary's IRI. The filename
+   * and content type are kept (LDP: the filename as `ebucore:filename` in the binary's description).
+   */
   uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string>;
+  /** Streams a binary (the caller must consume or destroy `content`); a non-binary is a BadRequestError. */
   downloadBinary(uri: string, tx?: TransactionRef): Promise<BinaryContent>;
-  /** Deletes the resource (recursively where the repository can). */
+  /**
+   * Deletes the resource (recursively where the repository can; LDP servers that refuse to delete a
+   * non-empty container get its children deleted first, at most 16 levels and 1000 resources).
+   */
   delete(uri: string, tx?: TransactionRef): Promise<void>;
   fixity(uri: string, tx?: TransactionRef): Promise<FixityResult>;
 
@@ -118,13 +149,21 @@ export interface RepositoryAdapter {
   commitTransaction(tx: TransactionRef): Promise<void>;
   rollbackTransaction(tx: TransactionRef): Promise<void>;
 
+  /** Versions oldest first. */
   listVersions(uri: string): Promise<VersionInfo[]>;
+  /** `label` is sent as `Slug` when not blank (the embedded repository keeps it; Fedora 6 may refuse it). */
   createVersion(uri: string, label: string): Promise<VersionInfo>;
   /** Restores the resource a memento belongs to from the memento; answers the resource's IRI. */
   restoreVersion(versionUri: string): Promise<string>;
+  /** Fedora 6/7 answer 405 (mementos cannot be deleted): an UpstreamFailedError saying so. */
   deleteVersion(versionUri: string): Promise<void>;
 
-  /** Verification (interface §4.7, DECISIONS.md §6). */
+  /**
+   * Verification (interface §4.7, DECISIONS.md §6). Never throws: `{ ok: false, message }` names why —
+   * ping: `Ping failed: GET <root> failed: connect ECONNREFUSED …` / `… timed out after 30 s`; auth:
+   * `Authentication failed. Status <code>`; content: `<root> is not a Fedora repository root: …` /
+   * `<root> is not a Linked Data Platform container: …` / `Content check failed: <upstream failure>`.
+   */
   ping(): Promise<VerificationResult>;
   checkAuth(): Promise<VerificationResult>;
   checkContent(): Promise<VerificationResult>;

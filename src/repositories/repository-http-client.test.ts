@@ -27,20 +27,52 @@ beforeAll(async () => {
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', () => {
       const url = request.url ?? '/';
-      seen.push({ method: request.method ?? '', url, authorization: request.headers.authorization, body: Buffer.concat(chunks).toString() });
+      seen.push({
+        method: request.method ?? '',
+        url,
+        authorization: request.headers.authorization,
+        body: Buffer.concat(chunks).toString(),
+      });
       const send = (status: number, body: string, headers: Record<string, string> = {}) => {
         response.writeHead(status, { 'content-type': 'text/plain', ...headers });
         response.end(body);
       };
-      if (url === '/rest/ok') return send(200, 'fine');
-      if (url === '/rest/echo-auth') return send(500, `Internal error; you sent ${request.headers.authorization ?? 'nothing'} for ${PASSWORD}`);
-      if (url === '/rest/missing') return send(404, 'Not here\nsecond line');
-      if (url === '/rest/html-error') return send(502, '<html><body>Bad gateway</body></html>', { 'content-type': 'text/html' });
-      if (url === '/rest/redirect-inside') return send(302, '', { location: '/rest/ok' });
-      if (url === '/rest/redirect-outside') return send(302, '', { location: 'http://elsewhere.example/steal' });
-      if (url === '/rest/redirect-up') return send(301, '', { location: '../admin' });
-      if (url === '/rest/redirect-loop') return send(302, '', { location: '/rest/redirect-loop' });
-      if (url === '/rest/big') return send(200, 'x'.repeat(4096));
+      if (url === '/rest/ok') {
+        send(200, 'fine');
+        return;
+      }
+      if (url === '/rest/echo-auth') {
+        send(500, `Internal error; you sent ${request.headers.authorization ?? 'nothing'} for ${PASSWORD}`);
+        return;
+      }
+      if (url === '/rest/missing') {
+        send(404, 'Not here\nsecond line');
+        return;
+      }
+      if (url === '/rest/html-error') {
+        send(502, '<html><body>Bad gateway</body></html>', { 'content-type': 'text/html' });
+        return;
+      }
+      if (url === '/rest/redirect-inside') {
+        send(302, '', { location: '/rest/ok' });
+        return;
+      }
+      if (url === '/rest/redirect-outside') {
+        send(302, '', { location: 'http://elsewhere.example/steal' });
+        return;
+      }
+      if (url === '/rest/redirect-up') {
+        send(301, '', { location: '../admin' });
+        return;
+      }
+      if (url === '/rest/redirect-loop') {
+        send(302, '', { location: '/rest/redirect-loop' });
+        return;
+      }
+      if (url === '/rest/big') {
+        send(200, 'x'.repeat(4096));
+        return;
+      }
       if (url === '/rest/big-chunked') {
         response.writeHead(200, { 'content-type': 'text/turtle' });
         for (let i = 0; i < 8; i++) response.write('y'.repeat(512));
@@ -53,7 +85,25 @@ beforeAll(async () => {
         }, 1_000).unref();
         return;
       }
-      if (url === '/rest/upload') return send(201, '', { location: `${base}/rest/uploaded` });
+      if (url === '/rest/trickle') {
+        response.writeHead(200, { 'content-type': 'text/turtle' });
+        const timer = setInterval(() => {
+          if (response.destroyed || response.writableEnded) {
+            clearInterval(timer);
+            return;
+          }
+          response.write('# still coming\n');
+        }, 50);
+        setTimeout(() => {
+          clearInterval(timer);
+          if (!response.destroyed) response.end();
+        }, 3_000).unref();
+        return;
+      }
+      if (url === '/rest/upload') {
+        send(201, '', { location: `${base}/rest/uploaded` });
+        return;
+      }
       send(404, 'unknown');
     });
   });
@@ -64,10 +114,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
 });
 
-function client(options: ConstructorParameters<typeof RepositoryHttpClient>[1] = {}, username: string | null = USER) {
+function client(
+  options: ConstructorParameters<typeof RepositoryHttpClient>[1] = {},
+  username: string | null = USER,
+) {
   return new RepositoryHttpClient({ rootUri: `${base}/rest`, username, password: PASSWORD }, options);
 }
 
@@ -96,7 +153,13 @@ describe('RepositoryHttpClient', () => {
       expect(seen.at(-1)?.authorization).toBeUndefined();
     }
     // A caller cannot slip in other credentials.
-    await discard(await client({}, '').send({ method: 'GET', uri: `${root}ok`, headers: { Authorization: 'Basic Zm9vOmJhcg==' } }));
+    await discard(
+      await client({}, '').send({
+        method: 'GET',
+        uri: `${root}ok`,
+        headers: { Authorization: 'Basic Zm9vOmJhcg==' },
+      }),
+    );
     expect(seen.at(-1)?.authorization).toBeUndefined();
   });
 
@@ -121,29 +184,51 @@ describe('RepositoryHttpClient', () => {
 
   it('never puts the credentials in a message, even when the server echoes them', async () => {
     const error = await failure(client().expectOk({ method: 'GET', uri: `${root}echo-auth` }));
-    expect(error.message).toMatch(new RegExp(`^GET ${root}echo-auth answered 500 Internal Server Error: Internal error; you sent Basic \\[redacted\\]`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^GET ${root}echo-auth answered 500 Internal Server Error: Internal error; you sent Basic \\[redacted\\]`,
+      ),
+    );
     expectNoSecret(error.message);
   });
 
   it('names a refused connection', async () => {
     const port = await closedPort();
-    const c = new RepositoryHttpClient({ rootUri: `http://127.0.0.1:${port}/rest/`, username: USER, password: PASSWORD });
+    const c = new RepositoryHttpClient({
+      rootUri: `http://127.0.0.1:${port}/rest/`,
+      username: USER,
+      password: PASSWORD,
+    });
     const error = await failure(c.send({ method: 'GET', uri: `http://127.0.0.1:${port}/rest/` }));
     expect(error).toBeInstanceOf(UpstreamFailedError);
-    expect(error.message).toBe(`GET http://127.0.0.1:${port}/rest/ failed: connect ECONNREFUSED 127.0.0.1:${port}`);
+    expect(error.message).toBe(
+      `GET http://127.0.0.1:${port}/rest/ failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
     expectNoSecret(error.message);
   });
 
   it('times out waiting for the response', async () => {
-    const error = await failure(client({ responseTimeoutMs: 200 }).send({ method: 'GET', uri: `${root}slow` }));
+    const error = await failure(
+      client({ responseTimeoutMs: 200 }).send({ method: 'GET', uri: `${root}slow` }),
+    );
     expect(error).toBeInstanceOf(UpstreamFailedError);
     expect(error.message).toBe(`GET ${root}slow timed out after 0.2 s`);
+  });
+
+  it('times out a text body that trickles in for longer than the response timeout', async () => {
+    const c = client({ responseTimeoutMs: 300 });
+    const response = await c.send({ method: 'GET', uri: `${root}trickle` });
+    const error = await failure(c.text(response));
+    expect(error).toBeInstanceOf(UpstreamFailedError);
+    expect(error.message).toBe(`GET ${root}trickle timed out after 0.3 s`);
   });
 
   it('uses 30 s and 5 s by default', async () => {
     const port = await closedPort();
     const c = new RepositoryHttpClient({ rootUri: `http://127.0.0.1:${port}/` });
-    expect(c.transportError('GET', 'http://x/', { code: 'UND_ERR_HEADERS_TIMEOUT' }).message).toBe('GET http://x/ timed out after 30 s');
+    expect(c.transportError('GET', 'http://x/', { code: 'UND_ERR_HEADERS_TIMEOUT' }).message).toBe(
+      'GET http://x/ timed out after 30 s',
+    );
     expect(c.transportError('GET', 'http://x/', { code: 'UND_ERR_CONNECT_TIMEOUT' }).message).toBe(
       'GET http://x/ failed: connect timed out after 5 s',
     );
@@ -162,7 +247,11 @@ describe('RepositoryHttpClient', () => {
     for (const path of ['redirect-outside', 'redirect-up']) {
       const error = await failure(client().send({ method: 'GET', uri: `${root}${path}` }));
       expect(error).toBeInstanceOf(UpstreamFailedError);
-      expect(error.message).toMatch(new RegExp(`^GET ${root}${path} answered 30[12] \\w+.* redirecting outside the repository root; not followed$`));
+      expect(error.message).toMatch(
+        new RegExp(
+          `^GET ${root}${path} answered 30[12] \\w+.* redirecting outside the repository root; not followed$`,
+        ),
+      );
     }
   });
 
@@ -195,7 +284,11 @@ describe('RepositoryHttpClient', () => {
 
   it('streams a request body', async () => {
     const parts = ['first,', 'second,', 'third'];
-    const response = await client().expectOk({ method: 'POST', uri: `${root}upload`, body: Readable.from(parts) });
+    const response = await client().expectOk({
+      method: 'POST',
+      uri: `${root}upload`,
+      body: Readable.from(parts),
+    });
     expect(response.status).toBe(201);
     expect(response.header('location')).toBe(`${base}/rest/uploaded`);
     await discard(response);
@@ -204,15 +297,24 @@ describe('RepositoryHttpClient', () => {
 
   it('refuses requests outside the root without sending them', async () => {
     const c = client();
-    for (const uri of [`${base}/admin`, `${root}../admin`, `${root}%2e%2e/admin`, 'http://elsewhere.example/rest/']) {
+    for (const uri of [
+      `${base}/admin`,
+      `${root}../admin`,
+      `${root}%2e%2e/admin`,
+      'http://elsewhere.example/rest/',
+    ]) {
       expect(await failure(c.send({ method: 'GET', uri }))).toBeInstanceOf(BadRequestError);
     }
     expect(c.requestCount).toBe(0);
   });
 
   it('refuses roots with credentials, and usernames with a colon', () => {
-    expect(() => new RepositoryHttpClient({ rootUri: `http://u:${PASSWORD}@127.0.0.1/rest/` })).toThrow(BadRequestError);
-    expect(() => new RepositoryHttpClient({ rootUri: root, username: 'a:b', password: 'c' })).toThrow(BadRequestError);
+    expect(() => new RepositoryHttpClient({ rootUri: `http://u:${PASSWORD}@127.0.0.1/rest/` })).toThrow(
+      BadRequestError,
+    );
+    expect(() => new RepositoryHttpClient({ rootUri: root, username: 'a:b', password: 'c' })).toThrow(
+      BadRequestError,
+    );
   });
 
   it('parses Link headers', async () => {
@@ -230,11 +332,19 @@ describe('RepositoryHttpClient', () => {
     expect(response.links()).toEqual([
       { uri: 'http://www.w3.org/ns/ldp#Resource', rels: ['type'], params: { rel: 'type' } },
       { uri: 'http://www.w3.org/ns/ldp#NonRDFSource', rels: ['type'], params: { rel: 'type' } },
-      { uri: '/rest/x/fcr:metadata', rels: ['describedby'], params: { rel: 'describedby', title: 'a, b; c' } },
+      {
+        uri: '/rest/x/fcr:metadata',
+        rels: ['describedby'],
+        params: { rel: 'describedby', title: 'a, b; c' },
+      },
     ]);
     await discard(response);
     s.closeAllConnections();
-    await new Promise<void>((resolve) => s.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      s.close(() => {
+        resolve();
+      }),
+    );
   });
 });
 
@@ -244,7 +354,9 @@ function closedPort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
+      probe.close(() => {
+        resolve(port);
+      });
     });
   });
 }

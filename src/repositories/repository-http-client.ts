@@ -98,7 +98,8 @@ export class RepositoryHttpClient {
     this.root = parseRoot(endpoint.rootUri);
     const username = endpoint.username ?? '';
     const password = endpoint.password ?? '';
-    if (username.includes(':')) throw new BadRequestError('A repository username cannot contain ":" (HTTP Basic)');
+    if (username.includes(':'))
+      throw new BadRequestError('A repository username cannot contain ":" (HTTP Basic)');
     const token = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
     this.authorization = username === '' ? undefined : `Basic ${token}`;
     this.secrets = [password, token, encodeURIComponent(password)].filter((s) => s.length >= 3);
@@ -120,6 +121,21 @@ export class RepositoryHttpClient {
   }
 
   /**
+   * Confines a URI the repository itself answered (a Location, a describedby link, a child): `reference`
+   * is resolved against the response's URL; one outside the root is the repository's fault, so an
+   * UpstreamFailedError naming the request.
+   */
+  confineAnswered(response: UpstreamResponse, reference: string): string {
+    try {
+      return this.confine(new URL(reference, response.url).href);
+    } catch {
+      throw new UpstreamFailedError(
+        `${response.method} ${response.url} answered a link outside the repository root (${reference.slice(0, 200)})`,
+      );
+    }
+  }
+
+  /**
    * Sends one request (following redirects inside the root for GET/HEAD). Answers whatever status the
    * repository gave; throws `UpstreamFailedError` only when no answer came (refused, timed out, reset).
    */
@@ -129,7 +145,13 @@ export class RepositoryHttpClient {
     for (let redirects = 0; ; redirects++) {
       const response = await this.sendOnce(request, url);
       const location = response.header('location');
-      if (!followable || response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) {
+      if (
+        !followable ||
+        response.status < 300 ||
+        response.status >= 400 ||
+        response.status === 304 ||
+        location === undefined
+      ) {
         return response;
       }
       await discard(response);
@@ -142,7 +164,9 @@ export class RepositoryHttpClient {
         );
       }
       if (redirects >= this.maxRedirects) {
-        throw new UpstreamFailedError(`${request.method} ${url} failed: more than ${this.maxRedirects} redirects`);
+        throw new UpstreamFailedError(
+          `${request.method} ${url} failed: more than ${this.maxRedirects} redirects`,
+        );
       }
       url = next;
     }
@@ -151,7 +175,8 @@ export class RepositoryHttpClient {
   /** `send`, then `fail` unless the status is 2xx (or one of `accept`). */
   async expectOk(request: UpstreamRequest, accept: readonly number[] = []): Promise<UpstreamResponse> {
     const response = await this.send(request);
-    if ((response.status >= 200 && response.status < 300) || accept.includes(response.status)) return response;
+    if ((response.status >= 200 && response.status < 300) || accept.includes(response.status))
+      return response;
     throw await this.fail(response);
   }
 
@@ -177,7 +202,9 @@ export class RepositoryHttpClient {
       // The body could not be read; the status says enough.
     }
     const suffix = hint === undefined ? '' : ` (${hint})`;
-    return new UpstreamFailedError(`${response.method} ${response.url} answered ${statusText(response.status)}${detail}${suffix}`);
+    return new UpstreamFailedError(
+      `${response.method} ${response.url} answered ${statusText(response.status)}${detail}${suffix}`,
+    );
   }
 
   /** Reads a (text) body, refusing more than `limit` bytes (default: the RDF limit). */
@@ -189,6 +216,12 @@ export class RepositoryHttpClient {
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    // A whole text body must arrive within the response timeout (a trickle cannot hold a request open).
+    const state = { timedOut: false };
+    const deadline = setTimeout(() => {
+      state.timedOut = true;
+      abandon(response);
+    }, this.responseTimeoutMs);
     try {
       for await (const chunk of response.body) {
         const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -201,8 +234,13 @@ export class RepositoryHttpClient {
       }
     } catch (error) {
       if (error instanceof UpstreamFailedError) throw error;
-      throw this.transportError(response.method, response.url, error);
+      const cause: unknown = state.timedOut ? { code: 'UND_ERR_BODY_TIMEOUT' } : error;
+      throw this.transportError(response.method, response.url, cause);
+    } finally {
+      clearTimeout(deadline);
     }
+    if (state.timedOut)
+      throw this.transportError(response.method, response.url, { code: 'UND_ERR_BODY_TIMEOUT' });
     return Buffer.concat(chunks).toString('utf8');
   }
 

@@ -3,9 +3,10 @@ import sparqljs from 'sparqljs';
 import type { Update } from 'sparqljs';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, CapabilityUnsupportedError } from '../shared/errors.js';
+import { blankNode, literal, namedNode, quad } from './rdf-io.js';
 import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
 
-const { namedNode, literal, blankNode, quad, variable } = N3.DataFactory;
+const variable = (name: string) => N3.DataFactory.variable(name);
 const S = namedNode('http://repo.example/rest/item');
 const TITLE = namedNode('http://purl.org/dc/terms/title');
 const EVIL = 'x" } ; DELETE WHERE { ?s ?p ?o } ; INSERT DATA { <a> <b> "y';
@@ -21,8 +22,11 @@ describe('buildDataUpdate', () => {
     expect(update.updates).toHaveLength(1);
     const [operation] = update.updates;
     expect(operation).toMatchObject({ updateType: 'insert' });
-    const insert = (operation as { insert: { type: string; triples: { subject: N3.Term; predicate: N3.Term; object: N3.Term }[] }[] })
-      .insert;
+    const insert = (
+      operation as unknown as {
+        insert: { type: string; triples: { subject: N3.Term; predicate: N3.Term; object: N3.Term }[] }[];
+      }
+    ).insert;
     expect(insert).toHaveLength(1);
     expect(insert[0]?.type).toBe('bgp');
     expect(insert[0]?.triples).toHaveLength(1);
@@ -48,14 +52,20 @@ describe('buildDataUpdate', () => {
       ],
     );
     const update = parse(text);
-    expect(update.updates.map((u) => ('updateType' in u ? u.updateType : u.type))).toEqual(['delete', 'insert']);
-    const inserted = (update.updates[1] as { insert: { triples: { object: N3.Term }[] }[] }).insert[0]?.triples.map((t) => t.object);
+    expect(update.updates.map((u) => ('updateType' in u ? u.updateType : u.type))).toEqual([
+      'delete',
+      'insert',
+    ]);
+    const inserted = (
+      update.updates[1] as unknown as { insert: { triples: { object: N3.Term }[] }[] }
+    ).insert[0]?.triples.map((t) => t.object);
     expect(inserted?.[0]).toMatchObject({ termType: 'Literal', value: tricky });
     expect(inserted?.[1]).toMatchObject({ termType: 'Literal', value: '5' });
     expect((inserted?.[1] as N3.Literal).datatype.value).toBe('http://www.w3.org/2001/XMLSchema#integer');
     expect(inserted?.[2]).toMatchObject({ termType: 'NamedNode', value: 'http://example.org/x' });
     expect(inserted?.[3]?.termType).toBe('BlankNode');
-    const removed = (update.updates[0] as { delete: { triples: { object: N3.Literal }[] }[] }).delete[0]?.triples[0]?.object;
+    const removed = (update.updates[0] as unknown as { delete: { triples: { object: N3.Literal }[] }[] })
+      .delete[0]?.triples[0]?.object;
     expect(removed?.language).toBe('fr');
   });
 
@@ -73,7 +83,10 @@ describe('buildDataUpdate', () => {
     ['a literal subject', quad(literal('s') as never, TITLE, literal('o'))],
     ['a blank-node predicate', quad(S, blankNode('p') as never, literal('o'))],
     ['an IRI with a space', quad(namedNode('http://x/a b'), TITLE, literal('o'))],
-    ['an IRI with a closing bracket', quad(namedNode('http://x/a> } ; DROP ALL ; { <b'), TITLE, literal('o'))],
+    [
+      'an IRI with a closing bracket',
+      quad(namedNode('http://x/a> } ; DROP ALL ; { <b'), TITLE, literal('o')),
+    ],
     ['a named graph', quad(S, TITLE, literal('o'), namedNode('http://x/g'))],
   ])('refuses %s', (_name, q) => {
     expect(() => buildDataUpdate([], [q])).toThrow(BadRequestError);
@@ -88,11 +101,14 @@ describe('normaliseUpdate', () => {
   const base = 'http://repo.example/rest/item';
 
   it('resolves <> and relative IRIs to the resource and drops prefixes', () => {
-    const text = normaliseUpdate('PREFIX dc: <http://purl.org/dc/terms/>\nINSERT DATA { <> dc:title "t" . <#part> dc:title "p" }', {
-      base,
-      bgpOnly: true,
-      kind: 'LDP',
-    });
+    const text = normaliseUpdate(
+      'PREFIX dc: <http://purl.org/dc/terms/>\nINSERT DATA { <> dc:title "t" . <#part> dc:title "p" }',
+      {
+        base,
+        bgpOnly: true,
+        kind: 'LDP',
+      },
+    );
     expect(text).toBe(
       'INSERT DATA {\n  <http://repo.example/rest/item> <http://purl.org/dc/terms/title> "t".\n  <http://repo.example/rest/item#part> <http://purl.org/dc/terms/title> "p".\n}',
     );
@@ -137,7 +153,9 @@ describe('normaliseUpdate', () => {
     ['BIND', 'INSERT { <> <http://p> ?x } WHERE { BIND("a" AS ?x) }'],
     ['property paths', 'DELETE { <> <http://p> ?o } WHERE { <> <http://p>/<http://q> ?o }'],
   ])('with basic patterns only, refuses %s as an unsupported capability', (_name, update) => {
-    expect(() => normaliseUpdate(update, { base, bgpOnly: true, kind: 'LDP' })).toThrow(CapabilityUnsupportedError);
+    expect(() => normaliseUpdate(update, { base, bgpOnly: true, kind: 'LDP' })).toThrow(
+      CapabilityUnsupportedError,
+    );
     expect(() => normaliseUpdate(update, { base, bgpOnly: true, kind: 'LDP' })).toThrow(
       /^The LDP repository does not support SPARQL Update WHERE clauses beyond basic graph patterns/,
     );
@@ -146,10 +164,15 @@ describe('normaliseUpdate', () => {
 
   it('keeps a crafted literal inside a parsed update a literal', () => {
     const escaped = EVIL.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-    const text = normaliseUpdate(`INSERT DATA { <> <http://p> "${escaped}" }`, { base, bgpOnly: true, kind: 'LDP' });
+    const text = normaliseUpdate(`INSERT DATA { <> <http://p> "${escaped}" }`, {
+      base,
+      bgpOnly: true,
+      kind: 'LDP',
+    });
     const update = parse(text);
     expect(update.updates).toHaveLength(1);
-    const triples = (update.updates[0] as { insert: { triples: { object: N3.Term }[] }[] }).insert[0]?.triples;
+    const triples = (update.updates[0] as unknown as { insert: { triples: { object: N3.Term }[] }[] })
+      .insert[0]?.triples;
     expect(triples).toHaveLength(1);
     expect(triples?.[0]?.object.value).toBe(EVIL);
   });

@@ -26,12 +26,15 @@ function checkTerm(term: Term, position: 'subject' | 'predicate' | 'object'): vo
     case 'Variable':
     case 'DefaultGraph':
     case 'Quad':
-      throw new BadRequestError(`A ${position} must be an IRI${position === 'predicate' ? '' : ', a blank node or a literal'}`);
+      throw new BadRequestError(
+        `A ${position} must be an IRI${position === 'predicate' ? '' : ', a blank node or a literal'}`,
+      );
   }
 }
 
 function toTriple(q: Quad): Triple {
-  if (q.graph.termType !== 'DefaultGraph') throw new BadRequestError('Statements in named graphs are not supported');
+  if (q.graph.termType !== 'DefaultGraph')
+    throw new BadRequestError('Statements in named graphs are not supported');
   checkTerm(q.subject, 'subject');
   checkTerm(q.predicate, 'predicate');
   checkTerm(q.object, 'object');
@@ -84,12 +87,14 @@ export function normaliseUpdate(text: string, options: NormaliseOptions): string
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new BadRequestError(`The SPARQL Update cannot be parsed: ${message ?? ''}`.trim());
   }
-  if (parsed.type !== 'update') throw new BadRequestError('Only a SPARQL Update can be run against a resource');
+  if (parsed.type !== 'update')
+    throw new BadRequestError('Only a SPARQL Update can be run against a resource');
   for (const operation of parsed.updates) {
     if (!('updateType' in operation)) {
       throw new BadRequestError(`SPARQL Update ${operation.type.toUpperCase()} operations are not allowed`);
     }
-    if (operation.graph !== undefined) throw new BadRequestError('SPARQL Update WITH and GRAPH are not allowed');
+    if (operation.graph !== undefined)
+      throw new BadRequestError('SPARQL Update WITH and GRAPH are not allowed');
     const quadLists = [
       ...('insert' in operation ? operation.insert : []),
       ...('delete' in operation ? operation.delete : []),
@@ -97,7 +102,8 @@ export function normaliseUpdate(text: string, options: NormaliseOptions): string
     for (const quads of quadLists) {
       if (quads.type !== 'bgp') throw new BadRequestError('SPARQL Update GRAPH blocks are not allowed');
       for (const triple of quads.triples) {
-        if ('type' in triple.predicate) throw new BadRequestError('Property paths are not allowed in INSERT or DELETE templates');
+        if ('type' in triple.predicate)
+          throw new BadRequestError('Property paths are not allowed in INSERT or DELETE templates');
       }
     }
     if (operation.updateType === 'insertdelete') {
@@ -116,7 +122,8 @@ function checkWhere(patterns: readonly Pattern[], options: NormaliseOptions): vo
     }
     if (pattern.type === 'query') throw notBgp(options, 'sub-queries');
     if (pattern.type === 'bgp') {
-      if (options.bgpOnly && pattern.triples.some((t) => 'type' in t.predicate)) throw notBgp(options, 'property paths');
+      if (options.bgpOnly && pattern.triples.some((t) => 'type' in t.predicate))
+        throw notBgp(options, 'property paths');
       continue;
     }
     if (options.bgpOnly) throw notBgp(options, pattern.type.toUpperCase());
@@ -125,5 +132,8 @@ function checkWhere(patterns: readonly Pattern[], options: NormaliseOptions): vo
 }
 
 function notBgp(options: NormaliseOptions, what: string): CapabilityUnsupportedError {
-  return new CapabilityUnsupportedError(`SPARQL Update WHERE clauses beyond basic graph patterns (${what})`, options.kind);
+  return new CapabilityUnsupportedError(
+    `SPARQL Update WHERE clauses beyond basic graph patterns (${what})`,
+    options.kind,
+  );
 }

@@ -29,7 +29,9 @@ describe('parseRoot', () => {
   });
 
   it('never echoes credentials in its refusal', () => {
-    expect(() => parseRoot('http://user:s3cret-pass@repo.example/rest/')).toThrow(/must not carry credentials/);
+    expect(() => parseRoot('http://user:s3cret-pass@repo.example/rest/')).toThrow(
+      /must not carry credentials/,
+    );
     try {
       parseRoot('http://user:s3cret-pass@repo.example/rest/');
     } catch (error) {
@@ -47,7 +49,10 @@ describe('confineUri', () => {
     ['http://repo.example:8080/rest/a/./b', 'http://repo.example:8080/rest/a/b'],
     ['http://repo.example:8080/rest/a/../b', 'http://repo.example:8080/rest/b'],
     ['http://repo.example:8080/rest/fcr:tx/abc', 'http://repo.example:8080/rest/fcr:tx/abc'],
-    ['http://repo.example:8080/rest/a/fcr:versions/20200101000000', 'http://repo.example:8080/rest/a/fcr:versions/20200101000000'],
+    [
+      'http://repo.example:8080/rest/a/fcr:versions/20200101000000',
+      'http://repo.example:8080/rest/a/fcr:versions/20200101000000',
+    ],
     ['http://repo.example:8080/rest/caf%C3%A9', 'http://repo.example:8080/rest/caf%C3%A9'],
     ['http://repo.example:8080/rest/café', 'http://repo.example:8080/rest/caf%C3%A9'],
     ['http://repo.example:8080/rest/a?inline=true', 'http://repo.example:8080/rest/a?inline=true'],

@@ -57,7 +57,8 @@ export function isInsideRoot(root: RepositoryRoot, uri: string): boolean {
 
 function parseAbsolute(text: string, what: string): URL {
   if (typeof text !== 'string' || text === '') throw new BadRequestError(`${what} is empty`);
-  if (text.length > MAX_URI_LENGTH) throw new BadRequestError(`${what} is longer than ${MAX_URI_LENGTH} characters`);
+  if (text.length > MAX_URI_LENGTH)
+    throw new BadRequestError(`${what} is longer than ${MAX_URI_LENGTH} characters`);
   // Control characters, whitespace and backslashes are refused before the URL parser can "repair" them
   // (WHATWG turns `\` into `/` and strips tabs and newlines).
   // eslint-disable-next-line no-control-regex
@@ -68,7 +69,9 @@ function parseAbsolute(text: string, what: string): URL {
   // path needs them, so they are refused wherever they appear (also in the query, where they are harmless
   // but never needed).
   if (/%(?:2e|2f|5c|00)/i.test(text)) {
-    throw new BadRequestError(`${what} contains an encoded dot, slash, backslash or NUL (%2E, %2F, %5C, %00)`);
+    throw new BadRequestError(
+      `${what} contains an encoded dot, slash, backslash or NUL (%2E, %2F, %5C, %00)`,
+    );
   }
   let url: URL;
   try {
@@ -80,7 +83,9 @@ function parseAbsolute(text: string, what: string): URL {
     throw new BadRequestError(`${what} must use http or https`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new BadRequestError(`${what} must not carry credentials; give them as the view's username and password`);
+    throw new BadRequestError(
+      `${what} must not carry credentials; give them as the view's username and password`,
+    );
   }
   return url;
 }

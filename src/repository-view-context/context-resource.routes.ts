@@ -62,12 +62,17 @@ export function contextResourceRoutes(app: FastifyInstance, service: ContextServ
     async (request, reply) => {
       const binary = await service.download(await sessionOf(service, request));
       reply.header('content-type', binary.contentType);
-      if (binary.size !== undefined) reply.header('content-length', String(binary.size));
       if (binary.filename !== undefined)
         reply.header(
           'content-disposition',
           `attachment; filename*=UTF-8''${encodeURIComponent(binary.filename)}`,
         );
+      // When our answer ends early (client gone), release the upstream stream and its connection too.
+      const release = () => {
+        if (!binary.content.destroyed) binary.content.destroy();
+      };
+      reply.raw.once('close', release);
+      reply.raw.once('finish', release);
       return reply.send(binary.content);
     },
   );

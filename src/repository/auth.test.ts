@@ -5,7 +5,8 @@ import { buildTestApp } from '../test-support/test-app.js';
 import { buildRepositoryApp, repo, REPO_PASSWORD, REPO_USER } from '../test-support/repository-client.js';
 import { PASSWORD_FILE, resolveRepositoryCredentials } from './credentials.js';
 
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe(`HTTP Basic authentication (${testDialect})`, () => {
   it('401 with a Basic challenge without credentials or with wrong ones; 200 with the right ones', async () => {
@@ -26,10 +27,21 @@ describe(`HTTP Basic authentication (${testDialect})`, () => {
         expect(refused.statusCode, authorization).toBe(401);
       }
       // Unauthenticated writes change nothing, and their bodies are not read.
-      const write = await repo(t.app, 'PUT', '/secret', { auth: false, headers: { 'content-type': 'text/plain' }, body: 'x' });
+      const write = await repo(t.app, 'PUT', '/secret', {
+        auth: false,
+        headers: { 'content-type': 'text/plain' },
+        body: 'x',
+      });
       expect(write.statusCode).toBe(401);
       expect((await repo(t.app, 'GET', '/secret')).statusCode).toBe(404);
-      expect((await repo(t.app, 'GET', '/', { auth: false, headers: { authorization: basic(REPO_USER, REPO_PASSWORD) } })).statusCode).toBe(200);
+      expect(
+        (
+          await repo(t.app, 'GET', '/', {
+            auth: false,
+            headers: { authorization: basic(REPO_USER, REPO_PASSWORD) },
+          })
+        ).statusCode,
+      ).toBe(200);
     } finally {
       await t.close();
     }

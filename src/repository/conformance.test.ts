@@ -35,7 +35,12 @@ const PREFER_MINIMAL = `${NS.ldp}PreferMinimalContainer`;
 
 describe(`3.1 containers and binaries (${testDialect})`, () => {
   it('3.1.1-A creates a basic container with POST and Slug; it is typed ldp:BasicContainer', async () => {
-    const created = await repo(t.app, 'POST', '/', turtle('<> <http://purl.org/dc/terms/title> "A" .', { slug: 'c311a' }));
+    const created = await repo(
+      t.app,
+      'POST',
+      '/',
+      turtle('<> <http://purl.org/dc/terms/title> "A" .', { slug: 'c311a' }),
+    );
     expect(created.statusCode).toBe(201);
     expect(created.headers.location).toBe(`${BASE}/c311a`);
     expect(created.body).toBe(`${BASE}/c311a`);
@@ -54,7 +59,10 @@ describe(`3.1 containers and binaries (${testDialect})`, () => {
     await createContainer(t.app, '/c311b', '<> <http://purl.org/dc/terms/title> "Parent" .');
     for (const slug of ['x', 'y']) await repo(t.app, 'POST', '/c311b', { headers: { slug } });
     const all = await repo(t.app, 'GET', '/c311b');
-    expect(objects(all, `${BASE}/c311b`, LDP_CONTAINS).sort()).toEqual([`${BASE}/c311b/x`, `${BASE}/c311b/y`]);
+    expect(objects(all, `${BASE}/c311b`, LDP_CONTAINS).sort()).toEqual([
+      `${BASE}/c311b/x`,
+      `${BASE}/c311b/y`,
+    ]);
     expect(all.headers['preference-applied']).toBeUndefined();
 
     const omit = await repo(t.app, 'GET', '/c311b', {
@@ -78,7 +86,9 @@ describe(`3.1 containers and binaries (${testDialect})`, () => {
     expect(objects(onlyContainment, `${BASE}/c311b`, TITLE)).toEqual([]);
 
     const serverManaged = await repo(t.app, 'GET', '/c311b', {
-      headers: { prefer: 'return=representation; omit="http://fedora.info/definitions/fcrepo#ServerManaged"' },
+      headers: {
+        prefer: 'return=representation; omit="http://fedora.info/definitions/fcrepo#ServerManaged"',
+      },
     });
     expect(objects(serverManaged, `${BASE}/c311b`, `${NS.fedora}created`)).toEqual([]);
     expect(objects(serverManaged, `${BASE}/c311b`, TITLE)).toEqual(['Parent']);
@@ -101,7 +111,11 @@ describe(`3.1 containers and binaries (${testDialect})`, () => {
   it('3.1.4-A a POST with Link rel="type" ldp:NonRDFSource and an RDF Content-Type makes a binary', async () => {
     const body = '<> <http://purl.org/dc/terms/title> "not parsed" .';
     const created = await repo(t.app, 'POST', '/', {
-      headers: { 'content-type': 'text/turtle', link: `<${NS.ldp}NonRDFSource>; rel="type"`, slug: 'c314a.ttl' },
+      headers: {
+        'content-type': 'text/turtle',
+        link: `<${NS.ldp}NonRDFSource>; rel="type"`,
+        slug: 'c314a.ttl',
+      },
       body,
     });
     expect(created.statusCode).toBe(201);
@@ -138,7 +152,9 @@ describe(`3.2 GET (${testDialect})`, () => {
 
   it('3.2.3 Want-Digest with q-values picks the supported ones; only unsupported ones is 400', async () => {
     await repo(t.app, 'PUT', '/c323q', { headers: { 'content-type': 'text/plain' }, body: 'q' });
-    const both = await repo(t.app, 'GET', '/c323q', { headers: { 'want-digest': 'md5;q=0.3, sha-512;q=1, foo' } });
+    const both = await repo(t.app, 'GET', '/c323q', {
+      headers: { 'want-digest': 'md5;q=0.3, sha-512;q=1, foo' },
+    });
     expect(String(both.headers.digest)).toMatch(/^sha-512=.+, md5=.+$/);
     const none = await repo(t.app, 'GET', '/c323q', { headers: { 'want-digest': 'crc32' } });
     expect(none.statusCode).toBe(400);
@@ -153,7 +169,9 @@ describe(`3.2 GET (${testDialect})`, () => {
     expect(nt.body).toContain(`<${BASE}/c32neg> <${TITLE}> "Négociation" .`);
     const json = await repo(t.app, 'GET', '/c32neg', { headers: { accept: 'application/ld+json' } });
     const expanded = json.json<{ '@id': string }[]>();
-    expect(expanded.find((node) => node['@id'] === `${BASE}/c32neg`)).toMatchObject({ [TITLE]: [{ '@value': 'Négociation' }] });
+    expect(expanded.find((node) => node['@id'] === `${BASE}/c32neg`)).toMatchObject({
+      [TITLE]: [{ '@value': 'Négociation' }],
+    });
     const compacted = await repo(t.app, 'GET', '/c32neg', {
       headers: { accept: 'application/ld+json; profile="http://www.w3.org/ns/json-ld#compacted"' },
     });
@@ -161,7 +179,9 @@ describe(`3.2 GET (${testDialect})`, () => {
     const xml = await repo(t.app, 'GET', '/c32neg', { headers: { accept: 'application/rdf+xml' } });
     expect(xml.headers['content-type']).toMatch(/^application\/rdf\+xml/);
     expect(xml.body).toContain('Négociation');
-    const preferred = await repo(t.app, 'GET', '/c32neg', { headers: { accept: 'text/html;q=0.9, application/n-triples;q=0.5' } });
+    const preferred = await repo(t.app, 'GET', '/c32neg', {
+      headers: { accept: 'text/html;q=0.9, application/n-triples;q=0.5' },
+    });
     expect(preferred.headers['content-type']).toMatch(/^application\/n-triples/);
     const refused = await repo(t.app, 'GET', '/c32neg', { headers: { accept: 'text/html' } });
     expect(refused.statusCode).toBe(406);
@@ -169,12 +189,21 @@ describe(`3.2 GET (${testDialect})`, () => {
 
   it('3.2 PreferInboundReferences includes triples of other resources that point here', async () => {
     await createContainer(t.app, '/c32in-target');
-    await createContainer(t.app, '/c32in-source', `<> <http://purl.org/dc/terms/relation> <${BASE}/c32in-target> .`);
+    await createContainer(
+      t.app,
+      '/c32in-source',
+      `<> <http://purl.org/dc/terms/relation> <${BASE}/c32in-target> .`,
+    );
     const response = await repo(t.app, 'GET', '/c32in-target', {
-      headers: { prefer: 'return=representation; include="http://fedora.info/definitions/fcrepo#PreferInboundReferences"' },
+      headers: {
+        prefer:
+          'return=representation; include="http://fedora.info/definitions/fcrepo#PreferInboundReferences"',
+      },
     });
     expect(response.headers['preference-applied']).toBe('return=representation');
-    expect(objects(response, `${BASE}/c32in-source`, `${NS.dcterms}relation`)).toEqual([`${BASE}/c32in-target`]);
+    expect(objects(response, `${BASE}/c32in-source`, `${NS.dcterms}relation`)).toEqual([
+      `${BASE}/c32in-target`,
+    ]);
   });
 
   it('3.2 ETags: If-None-Match gives 304; a change gives a new ETag', async () => {
@@ -182,7 +211,9 @@ describe(`3.2 GET (${testDialect})`, () => {
     const first = await repo(t.app, 'GET', '/c32etag');
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^W\/"/);
-    expect((await repo(t.app, 'GET', '/c32etag', { headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    expect((await repo(t.app, 'GET', '/c32etag', { headers: { 'if-none-match': etag } })).statusCode).toBe(
+      304,
+    );
     await repo(t.app, 'PATCH', '/c32etag', sparql('INSERT DATA { <> <http://purl.org/dc/terms/title> "x" }'));
     const second = await repo(t.app, 'GET', '/c32etag');
     expect(second.headers.etag).not.toBe(etag);
@@ -197,13 +228,24 @@ describe(`3.3 HEAD and 3.4 OPTIONS (${testDialect})`, () => {
     const head = await repo(t.app, 'HEAD', '/c33a');
     expect(head.statusCode).toBe(200);
     expect(head.body).toBe('');
-    for (const name of ['etag', 'link', 'allow', 'content-type', 'last-modified', 'accept-patch', 'content-length']) {
+    for (const name of [
+      'etag',
+      'link',
+      'allow',
+      'content-type',
+      'last-modified',
+      'accept-patch',
+      'content-length',
+    ]) {
       expect(head.headers[name], name).toEqual(get.headers[name]);
     }
   });
 
   it('3.3-B HEAD on a binary with Want-Digest sends the same Digest as GET', async () => {
-    await repo(t.app, 'PUT', '/c33b', { headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from([1, 2, 3]) });
+    await repo(t.app, 'PUT', '/c33b', {
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.from([1, 2, 3]),
+    });
     const get = await repo(t.app, 'GET', '/c33b', { headers: { 'want-digest': 'sha-256' } });
     const head = await repo(t.app, 'HEAD', '/c33b', { headers: { 'want-digest': 'sha-256' } });
     expect(head.body).toBe('');
@@ -229,7 +271,12 @@ describe(`3.3 HEAD and 3.4 OPTIONS (${testDialect})`, () => {
 describe(`3.5 POST (${testDialect})`, () => {
   it('3.5-A a container accepts POST of RDF; a server-minted name is used without Slug', async () => {
     await createContainer(t.app, '/c35a');
-    const created = await repo(t.app, 'POST', '/c35a', turtle('<> <http://purl.org/dc/terms/title> "minted" .'));
+    const created = await repo(
+      t.app,
+      'POST',
+      '/c35a',
+      turtle('<> <http://purl.org/dc/terms/title> "minted" .'),
+    );
     expect(created.statusCode).toBe(201);
     expect(String(created.headers.location)).toMatch(new RegExp(`^${BASE}/c35a/[0-9a-f-]{36}$`));
   });
@@ -266,7 +313,9 @@ describe(`3.5 POST (${testDialect})`, () => {
     const description = await repo(t.app, 'GET', '/c351b/fcr:metadata');
     expect(description.statusCode).toBe(200);
     expect(objects(description, `${BASE}/c351b`, `${NS.rdf}type`)).toContain(`${NS.ldp}NonRDFSource`);
-    expect(objects(description, `${BASE}/c351b`, `${NS.premis}hasMessageDigest`)[0]).toMatch(/^urn:sha-512:[0-9a-f]{128}$/);
+    expect(objects(description, `${BASE}/c351b`, `${NS.premis}hasMessageDigest`)[0]).toMatch(
+      /^urn:sha-512:[0-9a-f]{128}$/,
+    );
   });
 
   it('3.5.1-C a Digest that does not match is 409 and stores nothing', async () => {
@@ -303,24 +352,37 @@ describe(`3.5 POST (${testDialect})`, () => {
 
   it('3.5 RDF/XML and JSON-LD bodies are parsed, with <> (or "") as the new resource', async () => {
     const xml = `<?xml version="1.0"?><rdf:RDF xmlns:rdf="${NS.rdf}" xmlns:dc="${NS.dcterms}"><rdf:Description rdf:about=""><dc:title>from xml</dc:title></rdf:Description></rdf:RDF>`;
-    await repo(t.app, 'POST', '/', { headers: { 'content-type': 'application/rdf+xml', slug: 'c35xml' }, body: xml });
+    await repo(t.app, 'POST', '/', {
+      headers: { 'content-type': 'application/rdf+xml', slug: 'c35xml' },
+      body: xml,
+    });
     expect(objects(await repo(t.app, 'GET', '/c35xml'), `${BASE}/c35xml`, TITLE)).toEqual(['from xml']);
     const json = JSON.stringify({ '@id': '', [TITLE]: 'from json' });
-    await repo(t.app, 'POST', '/', { headers: { 'content-type': 'application/ld+json', slug: 'c35json' }, body: json });
+    await repo(t.app, 'POST', '/', {
+      headers: { 'content-type': 'application/ld+json', slug: 'c35json' },
+      body: json,
+    });
     expect(objects(await repo(t.app, 'GET', '/c35json'), `${BASE}/c35json`, TITLE)).toEqual(['from json']);
   });
 });
 
 describe(`3.6 PUT (${testDialect})`, () => {
   it('3.6.1-A PUT replaces the user triples of an RDF resource (server-managed ones sent back unchanged are accepted)', async () => {
-    await createContainer(t.app, '/c361a', '<> <http://purl.org/dc/terms/title> "old" ; <http://purl.org/dc/terms/subject> "kept?" .');
+    await createContainer(
+      t.app,
+      '/c361a',
+      '<> <http://purl.org/dc/terms/title> "old" ; <http://purl.org/dc/terms/subject> "kept?" .',
+    );
     const current = await repo(t.app, 'GET', '/c361a', { headers: { accept: 'application/n-triples' } });
     const replaced = current.body
       .split('\n')
       .filter((line) => !line.includes(TITLE) && !line.includes(`${NS.dcterms}subject`))
       .concat([`<${BASE}/c361a> <${TITLE}> "new" .`])
       .join('\n');
-    const response = await repo(t.app, 'PUT', '/c361a', { headers: { 'content-type': 'application/n-triples' }, body: replaced });
+    const response = await repo(t.app, 'PUT', '/c361a', {
+      headers: { 'content-type': 'application/n-triples' },
+      body: replaced,
+    });
     expect(response.statusCode).toBe(204);
     const after = await repo(t.app, 'GET', '/c361a');
     expect(objects(after, `${BASE}/c361a`, TITLE)).toEqual(['new']);
@@ -333,7 +395,9 @@ describe(`3.6 PUT (${testDialect})`, () => {
       t.app,
       'PUT',
       '/c361b',
-      turtle(`<> <${NS.fedora}created> "2000-01-01T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> .`),
+      turtle(
+        `<> <${NS.fedora}created> "2000-01-01T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> .`,
+      ),
     );
     expect(response.statusCode).toBe(409);
     expect(response.body).toContain(`${NS.fedora}created`);
@@ -370,7 +434,10 @@ describe(`3.6 PUT (${testDialect})`, () => {
 
   it('3.6.2-A PUT replaces the content of a binary', async () => {
     await repo(t.app, 'PUT', '/c362a', { headers: { 'content-type': 'text/plain' }, body: 'first' });
-    const response = await repo(t.app, 'PUT', '/c362a', { headers: { 'content-type': 'text/markdown' }, body: '# second' });
+    const response = await repo(t.app, 'PUT', '/c362a', {
+      headers: { 'content-type': 'text/markdown' },
+      body: '# second',
+    });
     expect(response.statusCode).toBe(204);
     const got = await repo(t.app, 'GET', '/c362a');
     expect(got.body).toBe('# second');
@@ -380,7 +447,10 @@ describe(`3.6 PUT (${testDialect})`, () => {
   it('3.6.2-B PUT of a binary with a mismatching Digest is 409 and keeps the old content', async () => {
     await repo(t.app, 'PUT', '/c362b', { headers: { 'content-type': 'text/plain' }, body: 'keep me' });
     const response = await repo(t.app, 'PUT', '/c362b', {
-      headers: { 'content-type': 'text/plain', digest: `md5=${createHash('md5').update('other').digest('hex')}` },
+      headers: {
+        'content-type': 'text/plain',
+        digest: `md5=${createHash('md5').update('other').digest('hex')}`,
+      },
       body: 'replace me',
     });
     expect(response.statusCode).toBe(409);
@@ -389,14 +459,25 @@ describe(`3.6 PUT (${testDialect})`, () => {
 
   it('3.6.2-C PUT of a binary with an unsupported digest algorithm is 400', async () => {
     await repo(t.app, 'PUT', '/c362c', { headers: { 'content-type': 'text/plain' }, body: 'x' });
-    const response = await repo(t.app, 'PUT', '/c362c', { headers: { 'content-type': 'text/plain', digest: 'sha-3=00' }, body: 'y' });
+    const response = await repo(t.app, 'PUT', '/c362c', {
+      headers: { 'content-type': 'text/plain', digest: 'sha-3=00' },
+      body: 'y',
+    });
     expect(response.statusCode).toBe(400);
   });
 
   it('3.6.3 PUT creates RDF resources and binaries at a path (201); the parent must exist', async () => {
-    const container = await repo(t.app, 'PUT', '/c363', turtle('<> <http://purl.org/dc/terms/title> "put" .'));
+    const container = await repo(
+      t.app,
+      'PUT',
+      '/c363',
+      turtle('<> <http://purl.org/dc/terms/title> "put" .'),
+    );
     expect(container.statusCode).toBe(201);
-    const binary = await repo(t.app, 'PUT', '/c363/file', { headers: { 'content-type': 'text/plain' }, body: 'f' });
+    const binary = await repo(t.app, 'PUT', '/c363/file', {
+      headers: { 'content-type': 'text/plain' },
+      body: 'f',
+    });
     expect(binary.statusCode).toBe(201);
     expect((await repo(t.app, 'GET', '/c363/file/fcr:metadata')).statusCode).toBe(200);
     const orphan = await repo(t.app, 'PUT', '/c363-missing/child', turtle(''));
@@ -425,12 +506,20 @@ describe(`3.7 PATCH (${testDialect})`, () => {
         DELETE { <> dc:title ?t } INSERT { <> dc:title "three" } WHERE { <> dc:title ?t FILTER(?t = "one") }`),
     );
     expect(response.statusCode).toBe(204);
-    expect(objects(await repo(t.app, 'GET', '/c37a'), `${BASE}/c37a`, TITLE).sort()).toEqual(['three', 'two']);
+    expect(objects(await repo(t.app, 'GET', '/c37a'), `${BASE}/c37a`, TITLE).sort()).toEqual([
+      'three',
+      'two',
+    ]);
   });
 
   it('3.7-C/D/E a PATCH touching server-managed triples is 409 with the statement named and a constrainedBy link', async () => {
     await createContainer(t.app, '/c37c');
-    const response = await repo(t.app, 'PATCH', '/c37c', sparql(`INSERT DATA { <> <${NS.fedora}lastModifiedBy> "me" }`));
+    const response = await repo(
+      t.app,
+      'PATCH',
+      '/c37c',
+      sparql(`INSERT DATA { <> <${NS.fedora}lastModifiedBy> "me" }`),
+    );
     expect(response.statusCode).toBe(409);
     expect(response.body).toContain(`${NS.fedora}lastModifiedBy`);
     expect(hasLink(response, `${BASE}/fcr:constraints`, CONSTRAINED_BY)).toBe(true);
@@ -438,13 +527,23 @@ describe(`3.7 PATCH (${testDialect})`, () => {
 
   it('3.7.1 a PATCH adding ldp:contains is 409', async () => {
     await createContainer(t.app, '/c371');
-    const response = await repo(t.app, 'PATCH', '/c371', sparql(`INSERT DATA { <> <${LDP_CONTAINS}> <${BASE}/elsewhere> }`));
+    const response = await repo(
+      t.app,
+      'PATCH',
+      '/c371',
+      sparql(`INSERT DATA { <> <${LDP_CONTAINS}> <${BASE}/elsewhere> }`),
+    );
     expect(response.statusCode).toBe(409);
   });
 
   it('3.7.2 a PATCH making a container an ldp:NonRDFSource is 409', async () => {
     await createContainer(t.app, '/c372');
-    const response = await repo(t.app, 'PATCH', '/c372', sparql(`INSERT DATA { <> a <${NS.ldp}NonRDFSource> }`));
+    const response = await repo(
+      t.app,
+      'PATCH',
+      '/c372',
+      sparql(`INSERT DATA { <> a <${NS.ldp}NonRDFSource> }`),
+    );
     expect(response.statusCode).toBe(409);
     const viaVariable = await repo(
       t.app,
@@ -457,10 +556,19 @@ describe(`3.7 PATCH (${testDialect})`, () => {
 
   it('3.7 a PATCH on a binary description changes it; on the binary itself it is 400', async () => {
     await repo(t.app, 'PUT', '/c37desc', { headers: { 'content-type': 'text/plain' }, body: 'x' });
-    const patched = await repo(t.app, 'PATCH', '/c37desc/fcr:metadata', sparql(`INSERT DATA { <> <${TITLE}> "described" }`));
+    const patched = await repo(
+      t.app,
+      'PATCH',
+      '/c37desc/fcr:metadata',
+      sparql(`INSERT DATA { <> <${TITLE}> "described" }`),
+    );
     expect(patched.statusCode).toBe(204);
-    expect(objects(await repo(t.app, 'GET', '/c37desc/fcr:metadata'), `${BASE}/c37desc`, TITLE)).toEqual(['described']);
-    expect((await repo(t.app, 'PATCH', '/c37desc', sparql('INSERT DATA { <> <http://x/y> "z" }'))).statusCode).toBe(400);
+    expect(objects(await repo(t.app, 'GET', '/c37desc/fcr:metadata'), `${BASE}/c37desc`, TITLE)).toEqual([
+      'described',
+    ]);
+    expect(
+      (await repo(t.app, 'PATCH', '/c37desc', sparql('INSERT DATA { <> <http://x/y> "z" }'))).statusCode,
+    ).toBe(400);
   });
 
   it.each([
@@ -488,7 +596,9 @@ describe(`3.7 PATCH (${testDialect})`, () => {
     await createContainer(t.app, '/c37bad');
     expect((await repo(t.app, 'PATCH', '/c37bad', turtle('<> <http://x/p> "o" .'))).statusCode).toBe(415);
     expect((await repo(t.app, 'PATCH', '/c37bad', sparql('INSERT DATA { <> '))).statusCode).toBe(400);
-    expect((await repo(t.app, 'PATCH', '/c37bad', sparql('SELECT * WHERE { ?s ?p ?o }'))).statusCode).toBe(400);
+    expect((await repo(t.app, 'PATCH', '/c37bad', sparql('SELECT * WHERE { ?s ?p ?o }'))).statusCode).toBe(
+      400,
+    );
   });
 });
 
@@ -543,11 +653,16 @@ describe(`binaries: ranges and streaming (${testDialect})`, () => {
 
   it('keeps non-ASCII filenames and serves inline on ?inline=true', async () => {
     await repo(t.app, 'PUT', '/named', {
-      headers: { 'content-type': 'text/plain', 'content-disposition': "attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.txt" },
+      headers: {
+        'content-type': 'text/plain',
+        'content-disposition': "attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.txt",
+      },
       body: 'cv',
     });
     const got = await repo(t.app, 'GET', '/named?inline=true');
-    expect(String(got.headers['content-disposition'])).toMatch(/^inline; .*filename\*=UTF-8''r%C3%A9sum%C3%A9\.txt/);
+    expect(String(got.headers['content-disposition'])).toMatch(
+      /^inline; .*filename\*=UTF-8''r%C3%A9sum%C3%A9\.txt/,
+    );
     const description = await repo(t.app, 'GET', '/named/fcr:metadata');
     expect(objects(description, `${BASE}/named`, `${NS.ebucore}filename`)).toEqual(['résumé.txt']);
   });
@@ -568,7 +683,9 @@ describe(`a container with 1 000 children (${testDialect})`, () => {
     await createContainer(t.app, '/big');
     for (let batch = 0; batch < 10; batch++) {
       await Promise.all(
-        Array.from({ length: 100 }, (_, i) => repo(t.app, 'POST', '/big', { headers: { slug: `child-${batch * 100 + i}` } })),
+        Array.from({ length: 100 }, (_, i) =>
+          repo(t.app, 'POST', '/big', { headers: { slug: `child-${batch * 100 + i}` } }),
+        ),
       );
     }
     const started = performance.now();

@@ -21,11 +21,16 @@ export function resolveRepositoryCredentials(
   config: Pick<Config, 'dataDir' | 'repositoryUsername' | 'repositoryPassword'>,
 ): RepositoryCredentials {
   if (config.repositoryPassword !== undefined) {
-    return { username: config.repositoryUsername, password: config.repositoryPassword, passwordFile: undefined };
+    return {
+      username: config.repositoryUsername,
+      password: config.repositoryPassword,
+      passwordFile: undefined,
+    };
   }
   const file = path.join(config.dataDir, PASSWORD_FILE);
   const existing = readPassword(file);
-  if (existing !== undefined) return { username: config.repositoryUsername, password: existing, passwordFile: file };
+  if (existing !== undefined)
+    return { username: config.repositoryUsername, password: existing, passwordFile: file };
   fs.mkdirSync(config.dataDir, { recursive: true });
   const generated = randomBytes(24).toString('base64url');
   try {

@@ -28,7 +28,9 @@ function fixityOf(response: Awaited<ReturnType<typeof repo>>, binary: string) {
 
 async function storedFile(p: string): Promise<string> {
   const description = await repo(t.app, 'GET', `${p}/fcr:metadata`);
-  const digest = objects(description, `${BASE}${p}`, `${NS.premis}hasMessageDigest`).find((d) => d.startsWith('urn:sha-512:'));
+  const digest = objects(description, `${BASE}${p}`, `${NS.premis}hasMessageDigest`).find((d) =>
+    d.startsWith('urn:sha-512:'),
+  );
   const hex = (digest ?? '').slice('urn:sha-512:'.length);
   return path.join(t.config.dataDir, 'binaries', hex.slice(0, 2), hex.slice(2, 4), hex);
 }
@@ -41,15 +43,22 @@ describe(`fixity (${testDialect})`, () => {
     const fixity = fixityOf(response, `${BASE}/fix-ok`);
     expect(fixity.outcome).toEqual(['SUCCESS']);
     expect(fixity.size).toEqual(['6']);
-    expect(fixity.types).toEqual(expect.arrayContaining([`${NS.premis}Fixity`, `${NS.premis}EventOutcomeDetail`]));
+    expect(fixity.types).toEqual(
+      expect.arrayContaining([`${NS.premis}Fixity`, `${NS.premis}EventOutcomeDetail`]),
+    );
     expect(fixity.digests.sort()).toEqual(
-      objects(await repo(t.app, 'GET', '/fix-ok/fcr:metadata'), `${BASE}/fix-ok`, `${NS.premis}hasMessageDigest`).sort(),
+      objects(
+        await repo(t.app, 'GET', '/fix-ok/fcr:metadata'),
+        `${BASE}/fix-ok`,
+        `${NS.premis}hasMessageDigest`,
+      ).sort(),
     );
   });
 
   it('reports BAD_CHECKSUM when the stored file was corrupted on disk, and Want-Digest shows the new digest', async () => {
     await repo(t.app, 'PUT', '/fix-bad', { headers: { 'content-type': 'text/plain' }, body: 'about to rot' });
-    const before = (await repo(t.app, 'GET', '/fix-bad', { headers: { 'want-digest': 'sha-256' } })).headers.digest;
+    const before = (await repo(t.app, 'GET', '/fix-bad', { headers: { 'want-digest': 'sha-256' } })).headers
+      .digest;
     const file = await storedFile('/fix-bad');
     const bytes = fs.readFileSync(file);
     bytes[0] = (bytes[0] ?? 0) ^ 0xff;
@@ -57,14 +66,20 @@ describe(`fixity (${testDialect})`, () => {
     const fixity = fixityOf(await repo(t.app, 'GET', '/fix-bad/fcr:fixity'), `${BASE}/fix-bad`);
     expect(fixity.outcome).toEqual(['BAD_CHECKSUM']);
     expect(fixity.size).toEqual(['12']);
-    const after = (await repo(t.app, 'GET', '/fix-bad', { headers: { 'want-digest': 'sha-256' } })).headers.digest;
+    const after = (await repo(t.app, 'GET', '/fix-bad', { headers: { 'want-digest': 'sha-256' } })).headers
+      .digest;
     expect(after).not.toBe(before);
   });
 
   it('reports BAD_SIZE when the stored file was truncated', async () => {
-    await repo(t.app, 'PUT', '/fix-short', { headers: { 'content-type': 'text/plain' }, body: 'will be cut' });
+    await repo(t.app, 'PUT', '/fix-short', {
+      headers: { 'content-type': 'text/plain' },
+      body: 'will be cut',
+    });
     fs.truncateSync(await storedFile('/fix-short'), 4);
-    expect(fixityOf(await repo(t.app, 'GET', '/fix-short/fcr:fixity'), `${BASE}/fix-short`).outcome).toEqual(['BAD_SIZE']);
+    expect(fixityOf(await repo(t.app, 'GET', '/fix-short/fcr:fixity'), `${BASE}/fix-short`).outcome).toEqual([
+      'BAD_SIZE',
+    ]);
   });
 
   it('is 404 for containers and read-only (405)', async () => {

@@ -39,7 +39,10 @@ export async function embeddedRepositoryRoutes(config: Config, db: Kysely<Databa
     );
     handlers.release(released);
     if (leftovers > 0 || swept > 0) {
-      app.log.info({ temporaryFiles: leftovers, unreferencedFiles: swept }, 'embedded repository: cleaned up binaries');
+      app.log.info(
+        { temporaryFiles: leftovers, unreferencedFiles: swept },
+        'embedded repository: cleaned up binaries',
+      );
     }
     if (credentials.passwordFile !== undefined) {
       app.log.info(

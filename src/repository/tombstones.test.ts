@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../test-support/test-database.js';
 import type { TestApp } from '../test-support/test-app.js';
-import { BASE, buildRepositoryApp, createContainer, hasLink, repo, turtle } from '../test-support/repository-client.js';
+import {
+  BASE,
+  buildRepositoryApp,
+  createContainer,
+  hasLink,
+  repo,
+  turtle,
+} from '../test-support/repository-client.js';
 
 /** Deleted paths answer 410 with a tombstone link until the tombstone is purged (Fedora 6). */
 let t: TestApp;
@@ -24,7 +31,14 @@ describe(`tombstones (${testDialect})`, () => {
     expect(child.statusCode).toBe(410);
     expect(hasLink(child, `${BASE}/tomb/fcr:tombstone`, 'hasTombstone')).toBe(true);
     expect((await repo(t.app, 'PUT', '/tomb', turtle(''))).statusCode).toBe(410);
-    expect((await repo(t.app, 'PATCH', '/tomb', { headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA {}' })).statusCode).toBe(410);
+    expect(
+      (
+        await repo(t.app, 'PATCH', '/tomb', {
+          headers: { 'content-type': 'application/sparql-update' },
+          body: 'INSERT DATA {}',
+        })
+      ).statusCode,
+    ).toBe(410);
     const slug = await repo(t.app, 'POST', '/', { headers: { slug: 'tomb' } });
     expect(slug.statusCode).toBe(201);
     expect(slug.headers.location).not.toBe(`${BASE}/tomb`);

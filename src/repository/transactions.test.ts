@@ -4,7 +4,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../test-support/test-database.js';
 import type { TestApp } from '../test-support/test-app.js';
-import { BASE, buildRepositoryApp, createContainer, NS, objects, repo, sparql, turtle } from '../test-support/repository-client.js';
+import {
+  BASE,
+  buildRepositoryApp,
+  createContainer,
+  NS,
+  objects,
+  repo,
+  sparql,
+  turtle,
+} from '../test-support/repository-client.js';
 
 /** Transactions exactly as Fedora 6 has them (fedora-api.md §1.6): fcr:tx, Atomic-ID, PUT commits, DELETE rolls back. */
 let t: TestApp;
@@ -36,7 +45,9 @@ describe(`transactions (${testDialect})`, () => {
     expect(expires).toBeGreaterThan(before + 170_000);
     expect(expires).toBeLessThan(before + 190_000);
     expect(response.headers['atomic-expires']).toBe(response.headers.expires);
-    expect(String(response.headers.link)).toContain('http://fedora.info/definitions/v4/transaction#commitEndpoint');
+    expect(String(response.headers.link)).toContain(
+      'http://fedora.info/definitions/v4/transaction#commitEndpoint',
+    );
     // The root advertises the endpoint.
     expect(String((await repo(t.app, 'GET', '/')).headers.link)).toContain('transaction#endpoint');
     await repo(t.app, 'DELETE', String(response.headers.location));
@@ -47,12 +58,27 @@ describe(`transactions (${testDialect})`, () => {
     const tx = await begin();
     const id = tx.split('/').at(-1) ?? '';
     // Full URI and bare id both work; the response echoes Atomic-ID.
-    const patched = await repo(t.app, 'PATCH', '/tx1', sparql(`DELETE WHERE { <> <${TITLE}> ?t } ; INSERT DATA { <> <${TITLE}> "after" }`, { 'atomic-id': tx }));
+    const patched = await repo(
+      t.app,
+      'PATCH',
+      '/tx1',
+      sparql(`DELETE WHERE { <> <${TITLE}> ?t } ; INSERT DATA { <> <${TITLE}> "after" }`, {
+        'atomic-id': tx,
+      }),
+    );
     expect(patched.statusCode).toBe(204);
     expect(patched.headers['atomic-id']).toBe(tx);
-    const created = await repo(t.app, 'PUT', '/tx1/new', turtle('<> <http://purl.org/dc/terms/title> "new" .', { 'atomic-id': id }));
+    const created = await repo(
+      t.app,
+      'PUT',
+      '/tx1/new',
+      turtle('<> <http://purl.org/dc/terms/title> "new" .', { 'atomic-id': id }),
+    );
     expect(created.statusCode).toBe(201);
-    await repo(t.app, 'PUT', '/tx1/new/bin', { headers: { 'content-type': 'text/plain', 'atomic-id': id }, body: 'in tx' });
+    await repo(t.app, 'PUT', '/tx1/new/bin', {
+      headers: { 'content-type': 'text/plain', 'atomic-id': id },
+      body: 'in tx',
+    });
 
     expect(await titleOf('/tx1', { 'atomic-id': tx })).toEqual(['after']);
     expect(await titleOf('/tx1')).toEqual(['before']);
@@ -78,14 +104,21 @@ describe(`transactions (${testDialect})`, () => {
   it('DELETE on the transaction rolls everything back', async () => {
     await createContainer(t.app, '/tx2', '<> <http://purl.org/dc/terms/title> "kept" .');
     const tx = await begin();
-    await repo(t.app, 'PATCH', '/tx2', sparql(`INSERT DATA { <> <${TITLE}> "dropped" }`, { 'atomic-id': tx }));
+    await repo(
+      t.app,
+      'PATCH',
+      '/tx2',
+      sparql(`INSERT DATA { <> <${TITLE}> "dropped" }`, { 'atomic-id': tx }),
+    );
     await repo(t.app, 'DELETE', '/tx2', { headers: { 'atomic-id': tx } });
     expect((await repo(t.app, 'GET', '/tx2', { headers: { 'atomic-id': tx } })).statusCode).toBe(410);
     expect((await repo(t.app, 'DELETE', tx)).statusCode).toBe(204);
     expect(await titleOf('/tx2')).toEqual(['kept']);
     expect((await repo(t.app, 'GET', tx)).statusCode).toBe(410);
     // The lock is gone with it.
-    expect((await repo(t.app, 'PATCH', '/tx2', sparql(`INSERT DATA { <> <${TITLE}> "free" }`))).statusCode).toBe(204);
+    expect(
+      (await repo(t.app, 'PATCH', '/tx2', sparql(`INSERT DATA { <> <${TITLE}> "free" }`))).statusCode,
+    ).toBe(204);
   });
 
   it('a delete inside a transaction tombstones only at commit', async () => {
@@ -103,13 +136,38 @@ describe(`transactions (${testDialect})`, () => {
     await createContainer(t.app, '/tx4');
     const first = await begin();
     const second = await begin();
-    expect((await repo(t.app, 'PATCH', '/tx4', sparql(`INSERT DATA { <> <${TITLE}> "first" }`, { 'atomic-id': first }))).statusCode).toBe(204);
-    const conflict = await repo(t.app, 'PATCH', '/tx4', sparql(`INSERT DATA { <> <${TITLE}> "second" }`, { 'atomic-id': second }));
+    expect(
+      (
+        await repo(
+          t.app,
+          'PATCH',
+          '/tx4',
+          sparql(`INSERT DATA { <> <${TITLE}> "first" }`, { 'atomic-id': first }),
+        )
+      ).statusCode,
+    ).toBe(204);
+    const conflict = await repo(
+      t.app,
+      'PATCH',
+      '/tx4',
+      sparql(`INSERT DATA { <> <${TITLE}> "second" }`, { 'atomic-id': second }),
+    );
     expect(conflict.statusCode).toBe(409);
-    expect((await repo(t.app, 'PATCH', '/tx4', sparql(`INSERT DATA { <> <${TITLE}> "plain" }`))).statusCode).toBe(409);
+    expect(
+      (await repo(t.app, 'PATCH', '/tx4', sparql(`INSERT DATA { <> <${TITLE}> "plain" }`))).statusCode,
+    ).toBe(409);
     expect((await repo(t.app, 'DELETE', '/tx4')).statusCode).toBe(409);
     await repo(t.app, 'PUT', first);
-    expect((await repo(t.app, 'PATCH', '/tx4', sparql(`INSERT DATA { <> <${TITLE}> "second" }`, { 'atomic-id': second }))).statusCode).toBe(204);
+    expect(
+      (
+        await repo(
+          t.app,
+          'PATCH',
+          '/tx4',
+          sparql(`INSERT DATA { <> <${TITLE}> "second" }`, { 'atomic-id': second }),
+        )
+      ).statusCode,
+    ).toBe(204);
     await repo(t.app, 'PUT', second);
     expect((await titleOf('/tx4')).sort()).toEqual(['first', 'second']);
   });
@@ -118,7 +176,14 @@ describe(`transactions (${testDialect})`, () => {
     await createContainer(t.app, '/tx5');
     await createContainer(t.app, '/tx5-other', '<> <http://purl.org/dc/terms/title> "untouched" .');
     const tx = await begin();
-    await repo(t.app, 'PATCH', '/tx5-other', sparql(`DELETE WHERE { <> <${TITLE}> ?t } ; INSERT DATA { <> <${TITLE}> "touched" }`, { 'atomic-id': tx }));
+    await repo(
+      t.app,
+      'PATCH',
+      '/tx5-other',
+      sparql(`DELETE WHERE { <> <${TITLE}> ?t } ; INSERT DATA { <> <${TITLE}> "touched" }`, {
+        'atomic-id': tx,
+      }),
+    );
     await repo(t.app, 'PATCH', '/tx5', sparql(`INSERT DATA { <> <${TITLE}> "in tx" }`, { 'atomic-id': tx }));
     // Outside the transaction a child is added to /tx5: its representation (and revision) changes.
     expect((await repo(t.app, 'POST', '/tx5', { headers: { slug: 'outside' } })).statusCode).toBe(201);
@@ -154,13 +219,20 @@ describe(`transaction expiry (${testDialect})`, () => {
     try {
       await createContainer(short.app, '/exp', '<> <http://purl.org/dc/terms/title> "original" .');
       const tx = String((await repo(short.app, 'POST', '/fcr:tx')).headers.location);
-      await repo(short.app, 'PATCH', '/exp', sparql(`INSERT DATA { <> <${TITLE}> "expired" }`, { 'atomic-id': tx }));
+      await repo(
+        short.app,
+        'PATCH',
+        '/exp',
+        sparql(`INSERT DATA { <> <${TITLE}> "expired" }`, { 'atomic-id': tx }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 1300));
       expect((await repo(short.app, 'GET', tx)).statusCode).toBe(410);
       expect((await repo(short.app, 'GET', '/exp', { headers: { 'atomic-id': tx } })).statusCode).toBe(409);
       expect((await repo(short.app, 'PUT', tx)).statusCode).toBe(410);
       expect(await titleOf('/exp', {}, short.app)).toEqual(['original']);
-      expect((await repo(short.app, 'PATCH', '/exp', sparql(`INSERT DATA { <> <${TITLE}> "free" }`))).statusCode).toBe(204);
+      expect(
+        (await repo(short.app, 'PATCH', '/exp', sparql(`INSERT DATA { <> <${TITLE}> "free" }`))).statusCode,
+      ).toBe(204);
     } finally {
       await short.close();
     }
@@ -180,9 +252,19 @@ describe(`two service instances on one database (${testDialect})`, () => {
       await createContainer(first.app, '/shared', '<> <http://purl.org/dc/terms/title> "one" .');
       expect(await titleOf('/shared', {}, second.app)).toEqual(['one']);
       const tx = String((await repo(first.app, 'POST', '/fcr:tx')).headers.location);
-      await repo(first.app, 'PUT', '/shared/bin', { headers: { 'content-type': 'text/plain', 'atomic-id': tx }, body: 'across instances' });
-      await repo(second.app, 'PATCH', '/shared', sparql(`INSERT DATA { <> <${TITLE}> "two" }`, { 'atomic-id': tx }));
-      expect((await repo(second.app, 'GET', '/shared/bin', { headers: { 'atomic-id': tx } })).body).toBe('across instances');
+      await repo(first.app, 'PUT', '/shared/bin', {
+        headers: { 'content-type': 'text/plain', 'atomic-id': tx },
+        body: 'across instances',
+      });
+      await repo(
+        second.app,
+        'PATCH',
+        '/shared',
+        sparql(`INSERT DATA { <> <${TITLE}> "two" }`, { 'atomic-id': tx }),
+      );
+      expect((await repo(second.app, 'GET', '/shared/bin', { headers: { 'atomic-id': tx } })).body).toBe(
+        'across instances',
+      );
       expect((await repo(first.app, 'GET', '/shared/bin')).statusCode).toBe(404);
       expect((await repo(second.app, 'PUT', tx)).statusCode).toBe(204);
       expect((await titleOf('/shared', {}, first.app)).sort()).toEqual(['one', 'two']);

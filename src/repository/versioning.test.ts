@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../test-support/test-database.js';
 import type { TestApp } from '../test-support/test-app.js';
-import { BASE, buildRepositoryApp, createContainer, hasLink, NS, objects, repo, sparql } from '../test-support/repository-client.js';
+import {
+  BASE,
+  buildRepositoryApp,
+  createContainer,
+  hasLink,
+  NS,
+  objects,
+  repo,
+  sparql,
+} from '../test-support/repository-client.js';
 
 /** Memento versioning (Fedora API §4), by test-suite id; labels via Slug are our extension. */
 let t: TestApp;
@@ -16,7 +25,8 @@ const TITLE = `${NS.dcterms}title`;
 
 async function version(path: string, headers: Record<string, string> = {}) {
   const response = await repo(t.app, 'POST', `${path}/fcr:versions`, { headers });
-  if (response.statusCode !== 201) throw new Error(`version ${path}: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201)
+    throw new Error(`version ${path}: ${response.statusCode} ${response.body}`);
   return String(response.headers.location);
 }
 
@@ -27,13 +37,22 @@ describe(`4.1 the versioned resource (LDPRv) (${testDialect})`, () => {
     await createContainer(t.app, '/v411a', '<> <http://purl.org/dc/terms/title> "v1" .');
     const first = await version('/v411a');
     await nextSecond();
-    await repo(t.app, 'PATCH', '/v411a', sparql(`DELETE WHERE { <> <${TITLE}> ?t } ; INSERT DATA { <> <${TITLE}> "v2" }`));
+    await repo(
+      t.app,
+      'PATCH',
+      '/v411a',
+      sparql(`DELETE WHERE { <> <${TITLE}> ?t } ; INSERT DATA { <> <${TITLE}> "v2" }`),
+    );
     const second = await version('/v411a');
     expect(second).not.toBe(first);
-    const late = await repo(t.app, 'GET', '/v411a', { headers: { 'accept-datetime': new Date(Date.now() + 60_000).toUTCString() } });
+    const late = await repo(t.app, 'GET', '/v411a', {
+      headers: { 'accept-datetime': new Date(Date.now() + 60_000).toUTCString() },
+    });
     expect(late.statusCode).toBe(302);
     expect(late.headers.location).toBe(second);
-    const early = await repo(t.app, 'GET', '/v411a', { headers: { 'accept-datetime': 'Sat, 01 Jan 2000 00:00:00 GMT' } });
+    const early = await repo(t.app, 'GET', '/v411a', {
+      headers: { 'accept-datetime': 'Sat, 01 Jan 2000 00:00:00 GMT' },
+    });
     expect(early.headers.location).toBe(first);
     expect(objects(await repo(t.app, 'GET', first), `${BASE}/v411a`, TITLE)).toEqual(['v1']);
     expect(objects(await repo(t.app, 'GET', second), `${BASE}/v411a`, TITLE)).toEqual(['v2']);
@@ -41,7 +60,9 @@ describe(`4.1 the versioned resource (LDPRv) (${testDialect})`, () => {
 
   it('4.1.1-B Accept-Datetime on a resource without mementos is 406', async () => {
     await createContainer(t.app, '/v411b');
-    const response = await repo(t.app, 'GET', '/v411b', { headers: { 'accept-datetime': new Date().toUTCString() } });
+    const response = await repo(t.app, 'GET', '/v411b', {
+      headers: { 'accept-datetime': new Date().toUTCString() },
+    });
     expect(response.statusCode).toBe(406);
   });
 
@@ -118,7 +139,9 @@ describe(`4.3 the TimeMap (LDPCv) (${testDialect})`, () => {
     expect(rdf.headers['accept-post']).toBeDefined();
     expect(objects(rdf, `${BASE}/v431/fcr:versions`, `${NS.ldp}contains`)).toEqual([memento]);
     expect(objects(rdf, memento, `${NS.fedora}hasVersionLabel`)).toEqual(['first-draft']);
-    const links = await repo(t.app, 'GET', '/v431/fcr:versions', { headers: { accept: 'application/link-format' } });
+    const links = await repo(t.app, 'GET', '/v431/fcr:versions', {
+      headers: { accept: 'application/link-format' },
+    });
     expect(links.headers['content-type']).toMatch(/^application\/link-format/);
     expect(links.body).toContain(`<${BASE}/v431>; rel="original"`);
     expect(links.body).toContain(`<${memento}>; rel="memento"; datetime="`);
@@ -138,11 +161,16 @@ describe(`4.3 the TimeMap (LDPCv) (${testDialect})`, () => {
       body: '<> <http://purl.org/dc/terms/title> "ignored" .',
     });
     expect(response.statusCode).toBe(201);
-    expect(objects(await repo(t.app, 'GET', String(response.headers.location)), `${BASE}/v4331a`, TITLE)).toEqual(['as is']);
+    expect(
+      objects(await repo(t.app, 'GET', String(response.headers.location)), `${BASE}/v4331a`, TITLE),
+    ).toEqual(['as is']);
   });
 
   it('4.3.3.1-C POST without Memento-Datetime snapshots a binary (content shared, not copied)', async () => {
-    await repo(t.app, 'PUT', '/v4331c', { headers: { 'content-type': 'text/plain' }, body: 'binary snapshot' });
+    await repo(t.app, 'PUT', '/v4331c', {
+      headers: { 'content-type': 'text/plain' },
+      body: 'binary snapshot',
+    });
     const memento = await version('/v4331c');
     const got = await repo(t.app, 'GET', memento);
     expect(got.body).toBe('binary snapshot');
@@ -165,7 +193,9 @@ describe(`4.3 the TimeMap (LDPCv) (${testDialect})`, () => {
     await nextSecond();
     const again = await repo(t.app, 'POST', '/vlabel/fcr:versions', { headers: { slug: 'Published 2024' } });
     expect(again.statusCode).toBe(409);
-    expect((await repo(t.app, 'POST', '/vlabel/fcr:versions', { headers: { slug: '20240101000000' } })).statusCode).toBe(400);
+    expect(
+      (await repo(t.app, 'POST', '/vlabel/fcr:versions', { headers: { slug: '20240101000000' } })).statusCode,
+    ).toBe(400);
     expect(memento).toMatch(/\/fcr:versions\/\d{14}$/);
     await createContainer(t.app, '/vsecond');
     await version('/vsecond');

@@ -159,8 +159,25 @@ describe('schemas: seeds', () => {
 
 describe('schemas: rules', () => {
   it('keeps the list key stable when the list is empty', async () => {
-    for (const schema of await list()) await sendJson(t.app, 'DELETE', URL, { id: schema.id });
+    // Without the embedded repository no default view holds the seeded schemas.
+    await t.close();
+    t = await buildTestApp({ embeddedRepository: false });
+    for (const schema of await list()) {
+      expect(body(await sendJson(t.app, 'DELETE', URL, { id: schema.id })).meta.status).toBe('SUCCESS');
+    }
     expect(body(await sendJson(t.app, 'GET', URL)).payload).toEqual({ 'ArrayList<Schema>': [] });
+  });
+
+  it('refuses to delete a schema a repository view uses, naming the view', async () => {
+    const dc = (await list()).find((s) => s.abbreviation === 'dc')!;
+    expect(body(await sendJson(t.app, 'DELETE', URL, { id: dc.id }))).toEqual(
+      invalid({
+        business: {
+          DELETE: `Could not delete Schema with id ${dc.id} due to being used by repository views: Embedded repository`,
+        },
+      }),
+    );
+    expect((await list()).map((s) => s.id)).toContain(dc.id);
   });
 
   it('answers the documented field order', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrations/migrate.js';
@@ -57,6 +58,31 @@ describe('SchemaService.delete', () => {
     });
     expect(asked).toEqual([schema.id]);
     expect((await service.list()).map((s) => s.id)).toContain(schema.id);
+  });
+
+  it('turns a view that took the schema after the check into the same refusal (foreign key)', async () => {
+    let calls = 0;
+    const service = new SchemaService(
+      new SchemaStore(handle.db),
+      () => Promise.resolve(calls++ === 0 ? [] : ['Late view']),
+      noProperties,
+    );
+    const schema = await service.create({
+      name: 'Raced',
+      abbreviation: 'raced',
+      namespace: 'http://raced.example/',
+    });
+    await sql`insert into repository_views (type, name, root_uri) values ('FEDORA', 'Late view', 'http://x.example/')`.execute(
+      handle.db,
+    );
+    await sql`insert into repository_view_schemas (view_id, schema_id, position)
+      select id, ${schema.id}, 0 from repository_views where name = 'Late view'`.execute(handle.db);
+    const error = await rejection(service.delete({ id: schema.id }));
+    expect(error.results.messages).toEqual({
+      business: {
+        DELETE: `Could not delete Schema with id ${schema.id} due to being used by repository views: Late view`,
+      },
+    });
   });
 
   it('deletes a schema no view uses, its properties with it', async () => {

@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../db/sql-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/sql-errors.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
@@ -93,14 +93,26 @@ export class SchemaService {
     if ((await this.store.findById(id.id)) === undefined) {
       throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
     }
-    const views = await this.findViewsUsingSchema(id.id);
+    await this.refuseWhenInUse(id.id);
+    let deleted: boolean;
+    try {
+      deleted = await this.store.delete(id.id);
+    } catch (error) {
+      // A view took the schema after the check above; the database's foreign key refused the delete.
+      if (isForeignKeyViolation(error)) await this.refuseWhenInUse(id.id);
+      throw error;
+    }
+    if (!deleted) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+  }
+
+  private async refuseWhenInUse(id: number): Promise<void> {
+    const views = await this.findViewsUsingSchema(id);
     if (views.length > 0) {
       throw invalid(
         'DELETE',
-        `Could not delete ${ENTITY} with id ${id.id} due to being used by repository views: ${views.join(', ')}`,
+        `Could not delete ${ENTITY} with id ${id} due to being used by repository views: ${views.join(', ')}`,
       );
     }
-    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
   }
 
   /** `GET /schema/properties?namespace=…`; a missing or malformed namespace is a 400. */

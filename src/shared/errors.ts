@@ -71,7 +71,10 @@ export class UpstreamFailedError extends AppError {
 /** The repository kind lacks a feature (versions on a Solid server): 200 ERROR naming the feature. */
 export class CapabilityUnsupportedError extends AppError {
   readonly code = 'CAPABILITY_UNSUPPORTED';
-  constructor(readonly feature: string, kind: string) {
+  constructor(
+    readonly feature: string,
+    kind: string,
+  ) {
     super(`The ${kind} repository does not support ${feature}`);
     this.name = 'CapabilityUnsupportedError';
   }

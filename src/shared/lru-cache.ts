@@ -8,7 +8,8 @@ export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
 
   constructor(readonly capacity: number) {
-    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new Error('capacity must be a positive integer');
+    if (!Number.isSafeInteger(capacity) || capacity < 1)
+      throw new Error('capacity must be a positive integer');
   }
 
   get size(): number {

@@ -60,7 +60,11 @@ async function onLoopback(start: () => Promise<void>): Promise<void> {
   const original = net.Server.prototype.listen;
   const patched = function (this: net.Server, ...args: unknown[]): net.Server {
     if (typeof args[0] === 'number' && (args.length === 1 || typeof args[1] === 'function')) {
-      return (original as (...a: unknown[]) => net.Server).apply(this, [args[0], '127.0.0.1', ...args.slice(1)]);
+      return (original as (...a: unknown[]) => net.Server).apply(this, [
+        args[0],
+        '127.0.0.1',
+        ...args.slice(1),
+      ]);
     }
     return (original as (...a: unknown[]) => net.Server).apply(this, args);
   };

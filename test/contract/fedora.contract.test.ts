@@ -22,7 +22,11 @@ describeRepositoryAdapter('FEDORA adapter against the embedded repository', {
     const rootUri = `http://127.0.0.1:${port}/rest/`;
     return {
       view: { rootUri, username: credentials.username, password: credentials.password },
-      wrongCredentials: { rootUri, username: credentials.username, password: `${credentials.password}-wrong` },
+      wrongCredentials: {
+        rootUri,
+        username: credentials.username,
+        password: `${credentials.password}-wrong`,
+      },
       close: async () => {
         await testApp.close();
         await fs.rm(dataDir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Quad } from '@rdfjs/types';
-import N3 from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapter } from '../../src/repositories/create-adapter.js';
 import { FEDORA_FEATURES } from '../../src/repositories/fedora-adapter.js';
+import { literal, namedNode, quad } from '../../src/repositories/rdf-io.js';
 import { LDP_FEATURES } from '../../src/repositories/ldp-adapter.js';
 import type {
   RepositoryAdapter,
@@ -12,11 +12,12 @@ import type {
   RepositoryKind,
   ResourceDescription,
 } from '../../src/repositories/repository-adapter.js';
-import type { RepositoryHttpClient, RepositoryHttpClientOptions } from '../../src/repositories/repository-http-client.js';
+import type {
+  RepositoryHttpClient,
+  RepositoryHttpClientOptions,
+} from '../../src/repositories/repository-http-client.js';
 import { BadRequestError, CapabilityUnsupportedError, UpstreamFailedError } from '../../src/shared/errors.js';
 import { startStubServers, type StubServers } from './stub-servers.js';
-
-const { namedNode, literal, quad } = N3.DataFactory;
 
 /** A repository view as the adapters take it. */
 export interface ContractView {
@@ -57,7 +58,9 @@ type Adapter = RepositoryAdapter & { readonly client: RepositoryHttpClient };
 /** Statements the suite writes (its own predicates about `uri`), as sorted N-Triples-like keys. */
 function ours(description: ResourceDescription, uri = description.uri): string[] {
   return description.quads
-    .filter((q) => q.subject.value === uri && (q.predicate.value.startsWith(EX) || q.predicate.value === TITLE))
+    .filter(
+      (q) => q.subject.value === uri && (q.predicate.value.startsWith(EX) || q.predicate.value === TITLE),
+    )
     .map(key)
     .sort();
 }
@@ -77,11 +80,16 @@ function sha(algorithm: 'sha256' | 'sha512', data: Buffer): string {
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks);
 }
 
-async function expectUnsupported(promise: Promise<unknown>, feature: string, kind: RepositoryKind): Promise<void> {
+async function expectUnsupported(
+  promise: Promise<unknown>,
+  feature: string,
+  kind: RepositoryKind,
+): Promise<void> {
   const error: unknown = await promise.then(
     () => undefined,
     (e: unknown) => e,
@@ -123,7 +131,9 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
     beforeAll(async () => {
       target = await setup.start();
       stubs = await startStubServers(2_000);
-      workspace = await adapter().createChild(target.view.rootUri, [{ predicate: TITLE, object: literal(`contract ${randomUUID()}`) }]);
+      workspace = await adapter().createChild(target.view.rootUri, [
+        { predicate: TITLE, object: literal(`contract ${randomUUID()}`) },
+      ]);
     }, 60_000);
 
     afterAll(async () => {
@@ -134,7 +144,13 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
     it(`declares the ${kind} features`, () => {
       expect(adapter().kind).toBe(kind);
       expect(adapter().features).toEqual(features);
-      expect(Object.keys(adapter().features).sort()).toEqual(['fixity', 'queryable', 'transacting', 'verifying', 'versioning']);
+      expect(Object.keys(adapter().features).sort()).toEqual([
+        'fixity',
+        'queryable',
+        'transacting',
+        'verifying',
+        'versioning',
+      ]);
     });
 
     describe('reading and writing resources', () => {
@@ -196,7 +212,10 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         await a.updateTriples(
           child,
           [quad(subject, namedNode(TITLE), literal('old title'))],
-          [quad(subject, namedNode(TITLE), literal('new title')), quad(subject, namedNode(NOTE), literal('added', 'en'))],
+          [
+            quad(subject, namedNode(TITLE), literal('new title')),
+            quad(subject, namedNode(NOTE), literal('added', 'en')),
+          ],
         );
         expect(a.client.requestCount - before).toBe(1);
         expect(ours(await a.describe(child))).toEqual(
@@ -223,7 +242,9 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         const after = await a.describe(child);
         expect(ours(after)).toEqual([...before, `<${NOTE}> "${EVIL}"`].sort());
         expect(after.quads.filter((q) => q.object.value === EVIL)).toHaveLength(1);
-        expect(after.quads.some((q) => q.subject.value === 'a' || q.subject.value.endsWith('/a'))).toBe(false);
+        expect(after.quads.some((q) => q.subject.value === 'a' || q.subject.value.endsWith('/a'))).toBe(
+          false,
+        );
         // Nothing else was deleted.
         expect(ours(await a.describe(sibling))).toEqual([`<${TITLE}> "sibling"`]);
         expect((await a.describe(workspace)).children).toEqual(expect.arrayContaining([sibling, child]));
@@ -233,7 +254,10 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         const a = adapter();
         const child = await a.createChild(workspace, [{ predicate: TITLE, object: literal('before') }]);
         await a.runUpdate(child, `PREFIX dct: <${DCT}>\nINSERT DATA { <> <${NOTE}> "via query" . }`);
-        await a.runUpdate(child, `PREFIX dct: <${DCT}>\nDELETE { <> dct:title ?t } INSERT { <> dct:title "after" } WHERE { <> dct:title ?t }`);
+        await a.runUpdate(
+          child,
+          `PREFIX dct: <${DCT}>\nDELETE { <> dct:title ?t } INSERT { <> dct:title "after" } WHERE { <> dct:title ?t }`,
+        );
         expect(ours(await a.describe(child))).toEqual([`<${TITLE}> "after"`, `<${NOTE}> "via query"`].sort());
       });
 
@@ -258,10 +282,16 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
 
       it('refuses updates it must never send (LOAD, DROP, GRAPH) before any request', async () => {
         const a = adapter();
-        for (const update of ['LOAD <http://example.org/x>', 'DROP ALL', `INSERT DATA { GRAPH <${EX}g> { <${EX}a> <${EX}b> "c" } }`]) {
+        for (const update of [
+          'LOAD <http://example.org/x>',
+          'DROP ALL',
+          `INSERT DATA { GRAPH <${EX}g> { <${EX}a> <${EX}b> "c" } }`,
+        ]) {
           expect(await rejection(a.runUpdate(workspace, update))).toBeInstanceOf(BadRequestError);
         }
-        expect(await rejection(a.runUpdate(workspace, 'INSERT DATA { <> <x> "unterminated }'))).toBeInstanceOf(BadRequestError);
+        expect(
+          await rejection(a.runUpdate(workspace, 'INSERT DATA { <> <x> "unterminated }')),
+        ).toBeInstanceOf(BadRequestError);
         expect(a.client.requestCount).toBe(0);
       });
 
@@ -290,8 +320,16 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         const a = adapter();
         const content = randomBytes(3 * 1024 * 1024 + 17);
         const filename = 'Été — résumé "final".txt';
-        const chunks = [content.subarray(0, 1_000_000), content.subarray(1_000_000, 2_500_000), content.subarray(2_500_000)];
-        const uri = await a.uploadBinary(workspace, { content: Readable.from(chunks), filename, contentType: 'text/plain' });
+        const chunks = [
+          content.subarray(0, 1_000_000),
+          content.subarray(1_000_000, 2_500_000),
+          content.subarray(2_500_000),
+        ];
+        const uri = await a.uploadBinary(workspace, {
+          content: Readable.from(chunks),
+          filename,
+          contentType: 'text/plain',
+        });
         expect(uri.startsWith(a.client.rootUri)).toBe(true);
         const described = await a.describe(uri);
         expect(described.isBinary).toBe(true);
@@ -313,7 +351,11 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           filename: 'data.json',
           contentType: 'application/octet-stream',
         });
-        await adapter().updateTriples(uri, [], [quad(namedNode(uri), namedNode(TITLE), literal('A binary title'))]);
+        await adapter().updateTriples(
+          uri,
+          [],
+          [quad(namedNode(uri), namedNode(TITLE), literal('A binary title'))],
+        );
         const described = await adapter().describe(uri);
         expect(described.isBinary).toBe(true);
         expect(ours(described)).toEqual([`<${TITLE}> "A binary title"`]);
@@ -329,20 +371,33 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
     });
 
     describe('fixity', () => {
-      it(features.fixity ? 'reports SUCCESS with the SHA-512 and the size' : 'fails cleanly: fixity is unsupported', async () => {
-        const a = adapter();
-        const content = Buffer.from('fixity check content\n');
-        const uri = await a.uploadBinary(workspace, { content: Readable.from([content]), filename: 'f.txt', contentType: 'text/plain' });
-        if (features.fixity) {
-          const result = await a.fixity(uri);
-          expect(result).toEqual({ status: 'SUCCESS', messageDigest: `urn:sha-512:${sha('sha512', content)}`, size: String(content.length) });
-          expect(await rejection(a.fixity(workspace))).toBeInstanceOf(UpstreamFailedError);
-        } else {
-          const before = a.client.requestCount;
-          await expectUnsupported(a.fixity(uri), 'fixity', kind);
-          expect(a.client.requestCount).toBe(before);
-        }
-      });
+      it(
+        features.fixity
+          ? 'reports SUCCESS with the SHA-512 and the size'
+          : 'fails cleanly: fixity is unsupported',
+        async () => {
+          const a = adapter();
+          const content = Buffer.from('fixity check content\n');
+          const uri = await a.uploadBinary(workspace, {
+            content: Readable.from([content]),
+            filename: 'f.txt',
+            contentType: 'text/plain',
+          });
+          if (features.fixity) {
+            const result = await a.fixity(uri);
+            expect(result).toEqual({
+              status: 'SUCCESS',
+              messageDigest: `urn:sha-512:${sha('sha512', content)}`,
+              size: String(content.length),
+            });
+            expect(await rejection(a.fixity(workspace))).toBeInstanceOf(UpstreamFailedError);
+          } else {
+            const before = a.client.requestCount;
+            await expectUnsupported(a.fixity(uri), 'fixity', kind);
+            expect(a.client.requestCount).toBe(before);
+          }
+        },
+      );
     });
 
     describe('transactions', () => {
@@ -355,9 +410,16 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           expect(tx.expiresAt).toBeGreaterThan(Date.now());
           expect(tx.expiresAt).toBeLessThan(Date.now() + 24 * 3_600_000);
           const child = await a.createChild(workspace, [{ predicate: TITLE, object: literal('in tx') }], tx);
-          await a.updateTriples(existing, [], [quad(namedNode(existing), namedNode(NOTE), literal('tx note'))], tx);
+          await a.updateTriples(
+            existing,
+            [],
+            [quad(namedNode(existing), namedNode(NOTE), literal('tx note'))],
+            tx,
+          );
           expect(ours(await a.describe(child, tx))).toEqual([`<${TITLE}> "in tx"`]);
-          expect(ours(await a.describe(existing, tx))).toEqual([`<${TITLE}> "outside"`, `<${NOTE}> "tx note"`].sort());
+          expect(ours(await a.describe(existing, tx))).toEqual(
+            [`<${TITLE}> "outside"`, `<${NOTE}> "tx note"`].sort(),
+          );
           expect((await a.describe(workspace, tx)).children).toContain(child);
           // Others do not see them.
           const other = adapter();
@@ -369,7 +431,9 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           expect(refreshed.expiresAt).toBeGreaterThanOrEqual(tx.expiresAt - 1_000);
           await a.commitTransaction(tx);
           expect(ours(await other.describe(child))).toEqual([`<${TITLE}> "in tx"`]);
-          expect(ours(await other.describe(existing))).toEqual([`<${TITLE}> "outside"`, `<${NOTE}> "tx note"`].sort());
+          expect(ours(await other.describe(existing))).toEqual(
+            [`<${TITLE}> "outside"`, `<${NOTE}> "tx note"`].sort(),
+          );
           // A committed transaction cannot be used again.
           expect(await rejection(a.commitTransaction(tx))).toBeInstanceOf(UpstreamFailedError);
         });
@@ -378,8 +442,17 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           const a = adapter();
           const existing = await a.createChild(workspace, [{ predicate: TITLE, object: literal('stays') }]);
           const tx = await a.beginTransaction();
-          const child = await a.createChild(workspace, [{ predicate: TITLE, object: literal('rolled back') }], tx);
-          await a.updateTriples(existing, [quad(namedNode(existing), namedNode(TITLE), literal('stays'))], [], tx);
+          const child = await a.createChild(
+            workspace,
+            [{ predicate: TITLE, object: literal('rolled back') }],
+            tx,
+          );
+          await a.updateTriples(
+            existing,
+            [quad(namedNode(existing), namedNode(TITLE), literal('stays'))],
+            [],
+            tx,
+          );
           await a.delete(existing, tx);
           await a.rollbackTransaction(tx);
           expect(await rejection(a.describe(child))).toBeInstanceOf(UpstreamFailedError);
@@ -427,7 +500,10 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           await a.updateTriples(
             child,
             [quad(subject, namedNode(TITLE), literal('first'))],
-            [quad(subject, namedNode(TITLE), literal('second')), quad(subject, namedNode(RELATED), namedNode(`${EX}x`))],
+            [
+              quad(subject, namedNode(TITLE), literal('second')),
+              quad(subject, namedNode(RELATED), namedNode(`${EX}x`)),
+            ],
           );
           const listed = await a.listVersions(child);
           expect(listed).toContainEqual({ name: 'v1', time: version.time, uri: version.uri });
@@ -453,11 +529,32 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           const version = await a.createVersion(parent, '');
           expect(version.name).toBe(version.uri.split('/').at(-1));
           const child = await a.createChild(parent, []);
-          await a.updateTriples(parent, [quad(namedNode(parent), namedNode(TITLE), literal('parent v1'))], []);
+          await a.updateTriples(
+            parent,
+            [quad(namedNode(parent), namedNode(TITLE), literal('parent v1'))],
+            [],
+          );
           await a.restoreVersion(version.uri);
           const restored = await a.describe(parent);
           expect(ours(restored)).toEqual([`<${TITLE}> "parent v1"`]);
           expect(restored.children).toContain(child);
+        });
+
+        it('restores a binary from its version, bytes streamed back', async () => {
+          const a = adapter();
+          const content = randomBytes(200_000);
+          const uri = await a.uploadBinary(workspace, {
+            content: Readable.from([content]),
+            filename: 'versioned.bin',
+            contentType: 'application/octet-stream',
+          });
+          const version = await a.createVersion(uri, 'binary v1');
+          expect((await a.listVersions(uri)).map((v) => v.name)).toContain('binary v1');
+          expect(await a.restoreVersion(version.uri)).toBe(uri);
+          const download = await a.downloadBinary(uri);
+          expect(download.filename).toBe('versioned.bin');
+          expect(download.contentType).toMatch(/^application\/octet-stream/);
+          expect(sha('sha256', await readAll(download.content))).toBe(sha('sha256', content));
         });
 
         it('names the refusal of a version that does not exist', async () => {
@@ -472,8 +569,16 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           const a = adapter();
           await expectUnsupported(a.listVersions(workspace), 'versions', kind);
           await expectUnsupported(a.createVersion(workspace, 'v1'), 'versions', kind);
-          await expectUnsupported(a.restoreVersion(`${workspace}fcr:versions/20200101000000`), 'versions', kind);
-          await expectUnsupported(a.deleteVersion(`${workspace}fcr:versions/20200101000000`), 'versions', kind);
+          await expectUnsupported(
+            a.restoreVersion(`${workspace}fcr:versions/20200101000000`),
+            'versions',
+            kind,
+          );
+          await expectUnsupported(
+            a.deleteVersion(`${workspace}fcr:versions/20200101000000`),
+            'versions',
+            kind,
+          );
           expect(a.client.requestCount).toBe(0);
         });
       }
@@ -500,11 +605,18 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
       it('ping names a timeout', async () => {
         const a = adapterFor({ ...target.view, rootUri: stubs.slowRoot }, { responseTimeoutMs: 300 });
         const ping = await a.ping();
-        expect(ping).toEqual({ ok: false, message: `Ping failed: GET ${stubs.slowRoot} timed out after 0.3 s` });
+        expect(ping).toEqual({
+          ok: false,
+          message: `Ping failed: GET ${stubs.slowRoot} timed out after 0.3 s`,
+        });
       });
 
       it('auth fails with credentials the server refuses: "Authentication failed. Status 401"', async () => {
-        const view = target.wrongCredentials ?? { rootUri: stubs.lockedRoot, username: 'someone', password: 'wrong-password' };
+        const view = target.wrongCredentials ?? {
+          rootUri: stubs.lockedRoot,
+          username: 'someone',
+          password: 'wrong-password',
+        };
         const a = adapterFor(view);
         expect(await a.ping()).toEqual({ ok: true });
         expect(await a.checkAuth()).toEqual({ ok: false, message: 'Authentication failed. Status 401' });
@@ -553,7 +665,9 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         const missing = `${workspace.replace(/\/$/, '')}/missing-${randomUUID()}`;
         const error = await rejection(adapter().describe(missing));
         expect(error).toBeInstanceOf(UpstreamFailedError);
-        expect(error.message).toMatch(new RegExp(`^GET ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} answered 404 Not Found`));
+        expect(error.message).toMatch(
+          new RegExp(`^GET ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} answered 404 Not Found`),
+        );
         const password = secret();
         if (password !== null && password !== '') expect(error.message).not.toContain(password);
       });

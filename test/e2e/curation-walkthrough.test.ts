@@ -20,12 +20,12 @@ afterAll(async () => {
 
 const TITLE = 'http://purl.org/dc/elements/1.1/title';
 const q = (uri: string) => `contextUri=${encodeURIComponent(uri)}`;
-type Ctx = {
+interface Ctx {
   name: string;
   metadata: { predicate: string; object: string }[];
   children: { triple: { object: string } }[];
   versions: { name: string; triple: { object: string } }[];
-};
+}
 const ctx = (response: { body: string }) =>
   (JSON.parse(response.body) as { payload: { RepositoryViewContext: Ctx } }).payload.RepositoryViewContext;
 const ok = (response: { body: string }) => {

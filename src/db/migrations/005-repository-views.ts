@@ -20,14 +20,18 @@ export function repositoryViewsMigration(dialect: SqlDialect) {
         .execute();
       await db.schema
         .createTable('repository_view_schemas')
-        .addColumn('view_id', 'integer', (c) => c.notNull().references('repository_views.id').onDelete('cascade'))
+        .addColumn('view_id', 'integer', (c) =>
+          c.notNull().references('repository_views.id').onDelete('cascade'),
+        )
         .addColumn('schema_id', 'integer', (c) => c.notNull().references('schemas.id').onDelete('restrict'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('repository_view_schemas_pk', ['view_id', 'schema_id'])
         .execute();
       await db.schema
         .createTable('repository_view_curators')
-        .addColumn('view_id', 'integer', (c) => c.notNull().references('repository_views.id').onDelete('cascade'))
+        .addColumn('view_id', 'integer', (c) =>
+          c.notNull().references('repository_views.id').onDelete('cascade'),
+        )
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addPrimaryKeyConstraint('repository_view_curators_pk', ['view_id', 'user_id'])
         .execute();

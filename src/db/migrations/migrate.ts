@@ -35,7 +35,8 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: SqlDialect): 
     ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
   });
   const { error, results } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
+  if (error !== undefined)
+    throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

@@ -80,7 +80,9 @@ export class BinaryStore {
       const digests = new Map([...hashes].map(([name, hash]) => [name, hash.digest('hex')]));
       for (const [node, { algorithm, hex }] of options.expected) {
         if (digests.get(node) !== hex) {
-          throw RepositoryError.conflict(`The ${algorithm.name} digest of the content does not match the Digest header`);
+          throw RepositoryError.conflict(
+            `The ${algorithm.name} digest of the content does not match the Digest header`,
+          );
         }
       }
       const sha512 = digests.get('sha512') ?? '';
@@ -112,11 +114,17 @@ export class BinaryStore {
 
   /** A read stream of the stored bytes (inclusive byte range when given). */
   read(sha512: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(this.fileOf(sha512), range === undefined ? {} : { start: range.start, end: range.end });
+    return createReadStream(
+      this.fileOf(sha512),
+      range === undefined ? {} : { start: range.start, end: range.end },
+    );
   }
 
   /** Re-reads the stored bytes and computes the digests asked for (Node hash names). */
-  async digest(sha512: string, algorithms: readonly string[]): Promise<{ size: number; digests: Map<string, Buffer> }> {
+  async digest(
+    sha512: string,
+    algorithms: readonly string[],
+  ): Promise<{ size: number; digests: Map<string, Buffer> }> {
     const hashes = new Map(algorithms.map((a) => [a, createHash(a)]));
     let size = 0;
     try {

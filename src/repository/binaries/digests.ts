@@ -30,12 +30,15 @@ export function digestAlgorithm(name: string): DigestAlgorithm | undefined {
  * Parses a `Digest` request header (`sha-256=<value>, md5=<value>`). Values may be hex (what Fedora
  * sends) or base64 (RFC 3230). Unknown algorithms or undecodable values are 400, as Fedora answers.
  */
-export function parseDigestHeader(header: string | undefined): Map<string, { algorithm: DigestAlgorithm; hex: string }> {
+export function parseDigestHeader(
+  header: string | undefined,
+): Map<string, { algorithm: DigestAlgorithm; hex: string }> {
   const result = new Map<string, { algorithm: DigestAlgorithm; hex: string }>();
   if (header === undefined || header.trim() === '') return result;
   for (const part of header.split(',')) {
     const eq = part.indexOf('=');
-    if (eq === -1) throw RepositoryError.badRequest(`Malformed Digest header part "${part.trim().slice(0, 80)}"`);
+    if (eq === -1)
+      throw RepositoryError.badRequest(`Malformed Digest header part "${part.trim().slice(0, 80)}"`);
     const name = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
     const algorithm = digestAlgorithm(name);

@@ -28,7 +28,9 @@ export class RepositoryError extends Error {
   static notAllowed(message: string, allow: string): RepositoryError {
     return new RepositoryError(405, message, { headers: { allow } });
   }
-  static preconditionFailed(message = 'The resource has changed (If-Match / If-None-Match failed)'): RepositoryError {
+  static preconditionFailed(
+    message = 'The resource has changed (If-Match / If-None-Match failed)',
+  ): RepositoryError {
     return new RepositoryError(412, message);
   }
   static unsupportedMediaType(message: string): RepositoryError {

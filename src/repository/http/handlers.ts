@@ -10,7 +10,12 @@ import { applySparqlUpdate, checkSparqlUpdate } from '../rdf/sparql-update.js';
 import { IriMapper, literal, namedNode, quad, toStored } from '../rdf/terms.js';
 import { FEDORA, LDP, MEMENTO, NS, PREMIS, RDF_TYPE, XSD, isServerManaged } from '../rdf/vocab.js';
 import type { BinaryInfo, ResourceKind, ResourceRecord } from '../store/record.js';
-import { TransactionUnusable, type Memento, type RepositoryStore, type WriteOp } from '../store/repository.store.js';
+import {
+  TransactionUnusable,
+  type Memento,
+  type RepositoryStore,
+  type WriteOp,
+} from '../store/repository.store.js';
 import { RepositoryError, RevisionConflict } from './errors.js';
 import {
   checkWritePreconditions,
@@ -122,7 +127,8 @@ export class RepositoryHandlers {
     const target = parseTarget(request.raw.url ?? '');
     const base = baseOf(request);
     const method = request.method;
-    if (target.kind === 'txEndpoint' || target.kind === 'tx') return this.transactionEndpoint(request, reply, base, target, method);
+    if (target.kind === 'txEndpoint' || target.kind === 'tx')
+      return this.transactionEndpoint(request, reply, base, target, method);
     if (target.kind === 'constraints') return this.constraints(reply, method);
     const ctx: Ctx = {
       request,
@@ -170,14 +176,18 @@ export class RepositoryHandlers {
       case 'DELETE':
         return this.delete(ctx, path);
       default:
-        throw RepositoryError.notAllowed(`${method} is not supported`, 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE');
+        throw RepositoryError.notAllowed(
+          `${method} is not supported`,
+          'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE',
+        );
     }
   }
 
   private async description(ctx: Ctx, path: string, method: string): Promise<unknown> {
     const allow = 'GET, HEAD, OPTIONS, PUT, PATCH';
     const record = await this.visible(ctx, path);
-    if (record.kind !== 'binary') throw RepositoryError.notFound('Only binaries have a description (fcr:metadata)');
+    if (record.kind !== 'binary')
+      throw RepositoryError.notFound('Only binaries have a description (fcr:metadata)');
     switch (method) {
       case 'GET':
       case 'HEAD':
@@ -225,8 +235,10 @@ export class RepositoryHandlers {
     const tomb = await this.store.tombstone(path);
     if (tomb === undefined) throw RepositoryError.notFound('No tombstone at this path');
     if (method === 'OPTIONS') return this.options(ctx, 'DELETE, OPTIONS', false);
-    if (method !== 'DELETE') throw RepositoryError.notAllowed('A tombstone can only be deleted (purged)', 'DELETE, OPTIONS');
-    if (ctx.txId !== null) throw RepositoryError.badRequest('Tombstones cannot be purged inside a transaction', true);
+    if (method !== 'DELETE')
+      throw RepositoryError.notAllowed('A tombstone can only be deleted (purged)', 'DELETE, OPTIONS');
+    if (ctx.txId !== null)
+      throw RepositoryError.badRequest('Tombstones cannot be purged inside a transaction', true);
     await this.store.apply([{ op: 'purgeTombstone', path }], ctx.now);
     return ctx.reply.code(204).send();
   }
@@ -266,7 +278,8 @@ export class RepositoryHandlers {
   ): Promise<unknown> {
     const { request, reply, mapper } = ctx;
     const chosen = negotiate(header(request, 'accept'), RDF_OUTPUT_TYPES);
-    if (chosen === undefined) throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
+    if (chosen === undefined)
+      throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
     const preferences = parsePrefer(header(request, 'prefer'));
     const plan = renderPlan(preferences);
     const quads: Quad[] = [];
@@ -278,7 +291,9 @@ export class RepositoryHandlers {
     if (plan.inbound && options.mode !== 'memento') {
       const target = mapper.external(record.path);
       for (const { line } of await this.store.inboundLines(`info:fedora/${record.path}`, record.path)) {
-        quads.push(...userQuads({ ...record, triples: line }, mapper).filter((q) => q.object.value === target));
+        quads.push(
+          ...userQuads({ ...record, triples: line }, mapper).filter((q) => q.object.value === target),
+        );
       }
     }
     const iri = mapper.external(record.path);
@@ -289,7 +304,12 @@ export class RepositoryHandlers {
       links.push(...typeLinks('description'), link(iri, 'describes'));
       allow = 'GET, HEAD, OPTIONS, PUT, PATCH';
     } else if (options.mode === 'memento' && options.memento !== undefined) {
-      links.push(...typeLinks('container'), link(MEMENTO.Memento, 'type'), link(iri, 'original timegate'), link(sub(iri, 'fcr:versions'), 'timemap'));
+      links.push(
+        ...typeLinks('container'),
+        link(MEMENTO.Memento, 'type'),
+        link(iri, 'original timegate'),
+        link(sub(iri, 'fcr:versions'), 'timemap'),
+      );
       allow = 'GET, HEAD, OPTIONS, DELETE';
       reply.header('memento-datetime', httpDate(options.memento.datetime));
     } else {
@@ -309,13 +329,22 @@ export class RepositoryHandlers {
       const ifNoneMatch = header(request, 'if-none-match');
       if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) return reply.code(304).send();
     }
-    const profile = chosen.type === 'application/ld+json' ? mediaTypeParameter(`x; ${chosen.params}`, 'profile') : undefined;
+    const profile =
+      chosen.type === 'application/ld+json'
+        ? mediaTypeParameter(`x; ${chosen.params}`, 'profile')
+        : undefined;
     return this.sendSerialized(reply, quads, chosen.type, profile, options.head);
   }
 
-  private async sendQuads(ctx: Ctx, quads: Quad[], head: boolean, extraHeaders: Record<string, string>): Promise<unknown> {
+  private async sendQuads(
+    ctx: Ctx,
+    quads: Quad[],
+    head: boolean,
+    extraHeaders: Record<string, string>,
+  ): Promise<unknown> {
     const chosen = negotiate(header(ctx.request, 'accept'), RDF_OUTPUT_TYPES);
-    if (chosen === undefined) throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
+    if (chosen === undefined)
+      throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
     ctx.reply.headers(extraHeaders);
     return this.sendSerialized(ctx.reply, quads, chosen.type, undefined, head);
   }
@@ -333,7 +362,11 @@ export class RepositoryHandlers {
     return reply.send(body);
   }
 
-  private async sendBinary(ctx: Ctx, record: ResourceRecord, options: { head: boolean; memento?: Memento }): Promise<unknown> {
+  private async sendBinary(
+    ctx: Ctx,
+    record: ResourceRecord,
+    options: { head: boolean; memento?: Memento },
+  ): Promise<unknown> {
     const { request, reply } = ctx;
     const binary = record.binary;
     if (binary === null) throw new Error(`binary ${record.path} without content`);
@@ -344,7 +377,11 @@ export class RepositoryHandlers {
       links.push(...mementoLinks(iri));
       reply.header('allow', allowOf(record));
     } else {
-      links.push(link(MEMENTO.Memento, 'type'), link(iri, 'original timegate'), link(sub(iri, 'fcr:versions'), 'timemap'));
+      links.push(
+        link(MEMENTO.Memento, 'type'),
+        link(iri, 'original timegate'),
+        link(sub(iri, 'fcr:versions'), 'timemap'),
+      );
       reply.header('memento-datetime', httpDate(options.memento.datetime));
       reply.header('allow', 'GET, HEAD, OPTIONS, DELETE');
     }
@@ -355,21 +392,36 @@ export class RepositoryHandlers {
     reply.header('vary', 'Range, Accept-Datetime, Want-Digest');
     const query = (request.raw.url ?? '').split('?')[1] ?? '';
     const inline = new URLSearchParams(query).get('inline') === 'true';
-    reply.header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', binary.filename, binary.size));
+    reply.header(
+      'content-disposition',
+      contentDisposition(inline ? 'inline' : 'attachment', binary.filename, binary.size),
+    );
     const wantHeader = header(request, 'want-digest');
     if (wantHeader !== undefined) {
       const wanted = parseWantDigest(wantHeader);
-      if (wanted.length === 0) throw RepositoryError.badRequest('None of the Want-Digest algorithms is supported', true);
-      const { digests } = await this.binaries.digest(binary.sha512, wanted.map((w) => w.node));
-      reply.header('digest', wanted.map((w) => `${w.name}=${digests.get(w.node)?.toString('base64') ?? ''}`).join(', '));
+      if (wanted.length === 0)
+        throw RepositoryError.badRequest('None of the Want-Digest algorithms is supported', true);
+      const { digests } = await this.binaries.digest(
+        binary.sha512,
+        wanted.map((w) => w.node),
+      );
+      reply.header(
+        'digest',
+        wanted.map((w) => `${w.name}=${digests.get(w.node)?.toString('base64') ?? ''}`).join(', '),
+      );
     }
     const ifNoneMatch = header(request, 'if-none-match');
     if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) return reply.code(304).send();
     reply.type(binary.mimeType);
     const ifRange = header(request, 'if-range');
-    const range = ifRange === undefined || ifRange === etag ? parseRange(header(request, 'range'), binary.size) : undefined;
+    const range =
+      ifRange === undefined || ifRange === etag
+        ? parseRange(header(request, 'range'), binary.size)
+        : undefined;
     if (range === 'unsatisfiable') {
-      throw new RepositoryError(416, 'Range not satisfiable', { headers: { 'content-range': `bytes */${binary.size}` } });
+      throw new RepositoryError(416, 'Range not satisfiable', {
+        headers: { 'content-range': `bytes */${binary.size}` },
+      });
     }
     if (range !== undefined) {
       reply.code(206);
@@ -426,7 +478,8 @@ export class RepositoryHandlers {
       } catch (error) {
         if (!(error instanceof RevisionConflict)) throw error;
         if (conditional) throw RepositoryError.preconditionFailed();
-        if (i >= MAX_WRITE_ATTEMPTS) throw RepositoryError.conflict('The resource is being changed concurrently; retry', false);
+        if (i >= MAX_WRITE_ATTEMPTS)
+          throw RepositoryError.conflict('The resource is being changed concurrently; retry', false);
         // Back off a little (randomised) so that competing writers do not collide again at once.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * i));
       }
@@ -441,10 +494,14 @@ export class RepositoryHandlers {
     let kind: ResourceKind | undefined;
     for (const l of links.filter((x) => x.rel.includes('type'))) {
       if (l.uri === LDP.NonRDFSource) kind = 'binary';
-      else if ([LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(l.uri as never)) kind ??= 'container';
+      else if ([LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(l.uri as never))
+        kind ??= 'container';
       else if (l.uri === LDP.DirectContainer || l.uri === LDP.IndirectContainer) {
-        throw RepositoryError.conflict('Direct and indirect containers are not supported; use basic containers');
-      } else if (l.uri === FEDORA.ArchivalGroup) throw RepositoryError.conflict('Archival groups are not supported');
+        throw RepositoryError.conflict(
+          'Direct and indirect containers are not supported; use basic containers',
+        );
+      } else if (l.uri === FEDORA.ArchivalGroup)
+        throw RepositoryError.conflict('Archival groups are not supported');
       else if (l.uri.startsWith(NS.ldp) && l.uri !== LDP.Resource) {
         throw RepositoryError.badRequest(`Unknown interaction model <${l.uri}>`, true);
       }
@@ -463,25 +520,37 @@ export class RepositoryHandlers {
    * equal what the server says already or `lenient` handling was asked for; statements about other
    * repository resources are refused. Returns them in stored (internal IRI) form.
    */
-  private acceptUserTriples(ctx: Ctx, quads: readonly Quad[], iri: string, lenient: boolean, current: ReadonlySet<string>): Quad[] {
+  private acceptUserTriples(
+    ctx: Ctx,
+    quads: readonly Quad[],
+    iri: string,
+    lenient: boolean,
+    current: ReadonlySet<string>,
+  ): Quad[] {
     const kept: Quad[] = [];
     const refused: string[] = [];
     for (const q of quads) {
       if (isServerManaged(q.predicate.value, q.object)) {
         if (lenient || current.has(keyOf(q))) continue;
-        refused.push(`<${q.subject.value}> <${q.predicate.value}> ${q.object.termType === 'NamedNode' ? `<${q.object.value}>` : JSON.stringify(q.object.value)}`);
+        refused.push(
+          `<${q.subject.value}> <${q.predicate.value}> ${q.object.termType === 'NamedNode' ? `<${q.object.value}>` : JSON.stringify(q.object.value)}`,
+        );
         continue;
       }
       if (q.subject.termType === 'NamedNode') {
         const path = ctx.mapper.pathOf(q.subject.value);
         if (path !== undefined && q.subject.value !== iri && !q.subject.value.startsWith(`${iri}#`)) {
-          throw RepositoryError.conflict(`Statements may only be about this resource, not <${q.subject.value}>`);
+          throw RepositoryError.conflict(
+            `Statements may only be about this resource, not <${q.subject.value}>`,
+          );
         }
       }
       kept.push(ctx.mapper.mapQuad(q, 'internal'));
     }
     if (refused.length > 0) {
-      throw RepositoryError.conflict(`Server-managed statements cannot be set:\n${refused.slice(0, 20).join('\n')}`);
+      throw RepositoryError.conflict(
+        `Server-managed statements cannot be set:\n${refused.slice(0, 20).join('\n')}`,
+      );
     }
     return kept;
   }
@@ -490,7 +559,9 @@ export class RepositoryHandlers {
     const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
     if (!hasBody(ctx.request)) return [];
     if (!isRdfMediaType(mediaType)) {
-      throw RepositoryError.unsupportedMediaType(`Send RDF as text/turtle, application/n-triples, application/ld+json or application/rdf+xml`);
+      throw RepositoryError.unsupportedMediaType(
+        `Send RDF as text/turtle, application/n-triples, application/ld+json or application/rdf+xml`,
+      );
     }
     const text = await readText(ctx.request, this.settings.rdfBodyLimit);
     return parseRdf(text, mediaType, iri);
@@ -504,15 +575,21 @@ export class RepositoryHandlers {
     const expected = parseDigestHeader(header(ctx.request, 'digest'));
     const length = Number(ctx.request.headers['content-length'] ?? '0');
     if (length > this.settings.maxBinaryBytes) {
-      throw new RepositoryError(413, `The binary is larger than the limit of ${this.settings.maxBinaryBytes} bytes`);
+      throw new RepositoryError(
+        413,
+        `The binary is larger than the limit of ${this.settings.maxBinaryBytes} bytes`,
+      );
     }
     const contentType = (header(ctx.request, 'content-type') ?? '').trim();
     if (/[^\x20-\x7e]/.test(contentType)) throw RepositoryError.badRequest('Malformed Content-Type');
     const filename = dispositionFilename(header(ctx.request, 'content-disposition'));
-    if (filename !== undefined && (filename.length > 1024 || /[\u0000-\u001f]/.test(filename))) {
+    if (filename !== undefined && (filename.length > 1024 || hasControlCharacter(filename))) {
       throw RepositoryError.badRequest('Invalid filename in Content-Disposition');
     }
-    const stored = await this.binaries.write(bodyStream(ctx.request), { maxBytes: this.settings.maxBinaryBytes, expected });
+    const stored = await this.binaries.write(bodyStream(ctx.request), {
+      maxBytes: this.settings.maxBinaryBytes,
+      expected,
+    });
     return {
       mimeType: contentType === '' ? 'application/octet-stream' : contentType,
       filename: filename ?? previous?.filename ?? null,
@@ -522,7 +599,13 @@ export class RepositoryHandlers {
     };
   }
 
-  private newRecord(ctx: Ctx, path: string, kind: ResourceKind, triples: string, binary: BinaryInfo | null): ResourceRecord {
+  private newRecord(
+    ctx: Ctx,
+    path: string,
+    kind: ResourceKind,
+    triples: string,
+    binary: BinaryInfo | null,
+  ): ResourceRecord {
     return {
       path,
       parent: parentOf(path),
@@ -539,7 +622,10 @@ export class RepositoryHandlers {
 
   private created(ctx: Ctx, record: ResourceRecord): unknown {
     const iri = ctx.mapper.external(record.path);
-    const links = record.kind === 'binary' ? [...typeLinks('binary'), link(sub(iri, 'fcr:metadata'), 'describedby')] : typeLinks('container');
+    const links =
+      record.kind === 'binary'
+        ? [...typeLinks('binary'), link(sub(iri, 'fcr:metadata'), 'describedby')]
+        : typeLinks('container');
     ctx.reply.header('location', iri);
     ctx.reply.header('link', links.join(', '));
     ctx.reply.header('etag', record.kind === 'binary' ? binaryEtag(record) : rdfEtag(record));
@@ -548,13 +634,17 @@ export class RepositoryHandlers {
 
   private async post(ctx: Ctx, parentPath: string): Promise<unknown> {
     const parent = await this.visible(ctx, parentPath);
-    if (parent.kind !== 'container') throw RepositoryError.notAllowed('A binary cannot have children', allowOf(parent));
+    if (parent.kind !== 'container')
+      throw RepositoryError.notAllowed('A binary cannot have children', allowOf(parent));
     const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
     const kind = this.interactionModel(parseLinks(ctx.request.headers.link), mediaType, hasBody(ctx.request));
     const slug = header(ctx.request, 'slug');
     let segment = slug === undefined || slug.trim() === '' ? randomUUID() : slugSegment(slug);
     let path = childPath(parentPath, segment);
-    if ((await this.store.get(path, ctx.txId)) !== undefined || (await this.store.goneAt(path, ctx.txId)) !== undefined) {
+    if (
+      (await this.store.get(path, ctx.txId)) !== undefined ||
+      (await this.store.goneAt(path, ctx.txId)) !== undefined
+    ) {
       // Fedora mints a new name when the requested one is taken.
       segment = randomUUID();
       path = childPath(parentPath, segment);
@@ -566,7 +656,9 @@ export class RepositoryHandlers {
       const iri = ctx.mapper.external(path);
       const ours = iri === firstIri ? quads : rebase(quads, firstIri, iri);
       const triples =
-        kind === 'container' ? toStored(this.acceptUserTriples(ctx, ours, iri, this.lenient(ctx), new Set())) : '';
+        kind === 'container'
+          ? toStored(this.acceptUserTriples(ctx, ours, iri, this.lenient(ctx), new Set()))
+          : '';
       const record = this.newRecord(ctx, path, kind, triples, binary);
       try {
         await this.write(ctx, [{ op: 'put', record, base: null }]);
@@ -589,26 +681,36 @@ export class RepositoryHandlers {
         ops.push({ op: 'purgeTombstone', path });
       }
     }
-    const etag = existing === undefined ? undefined : existing.kind === 'binary' ? binaryEtag(existing) : rdfEtag(existing);
-    checkWritePreconditions(ctx.request.headers as { 'if-match'?: string; 'if-none-match'?: string }, etag);
+    const etag =
+      existing === undefined
+        ? undefined
+        : existing.kind === 'binary'
+          ? binaryEtag(existing)
+          : rdfEtag(existing);
+    checkWritePreconditions(ctx.request.headers, etag);
     const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
     const links = parseLinks(ctx.request.headers.link);
     const kind = existing?.kind ?? this.interactionModel(links, mediaType, hasBody(ctx.request));
     if (existing !== undefined) {
       const asked = links.filter((l) => l.rel.includes('type')).map((l) => l.uri);
       const wantsBinary = asked.includes(LDP.NonRDFSource);
-      const wantsContainer = asked.some((uri) => [LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(uri as never));
+      const wantsContainer = asked.some((uri) =>
+        [LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(uri as never),
+      );
       if ((existing.kind === 'container' && wantsBinary) || (existing.kind === 'binary' && wantsContainer)) {
         throw RepositoryError.conflict('The interaction model of a resource cannot be changed');
       }
       if (existing.kind === 'container' && hasBody(ctx.request) && !isRdfMediaType(mediaType)) {
-        throw RepositoryError.conflict('A container is replaced with RDF; its interaction model cannot change to a binary');
+        throw RepositoryError.conflict(
+          'A container is replaced with RDF; its interaction model cannot change to a binary',
+        );
       }
     }
     if (existing === undefined) {
       const parentPath = parentOf(path);
       const parent = parentPath === null ? undefined : await this.store.get(parentPath, ctx.txId);
-      if (parent === undefined) throw RepositoryError.conflict('The parent container does not exist; create it first');
+      if (parent === undefined)
+        throw RepositoryError.conflict('The parent container does not exist; create it first');
       if (parent.kind !== 'container') throw RepositoryError.conflict('A binary cannot have children');
     }
     const iri = ctx.mapper.external(path);
@@ -626,7 +728,14 @@ export class RepositoryHandlers {
       const record =
         current === undefined
           ? this.newRecord(ctx, path, kind, triples, binary)
-          : { ...current, triples, binary: binary ?? current.binary, lastModified: ctx.now, lastModifiedBy: ctx.user, revision: current.revision + 1 };
+          : {
+              ...current,
+              triples,
+              binary: binary ?? current.binary,
+              lastModified: ctx.now,
+              lastModifiedBy: ctx.user,
+              revision: current.revision + 1,
+            };
       await this.write(ctx, [...ops, { op: 'put', record, base: current?.revision ?? null }]);
       result = record;
     });
@@ -636,20 +745,36 @@ export class RepositoryHandlers {
 
   private async currentServerManaged(ctx: Ctx, record: ResourceRecord): Promise<Set<string>> {
     const quads = serverManagedQuads(record, ctx.mapper);
-    if (record.kind === 'container') quads.push(...containmentQuads(record, await this.store.children(record.path, ctx.txId), ctx.mapper));
+    if (record.kind === 'container')
+      quads.push(...containmentQuads(record, await this.store.children(record.path, ctx.txId), ctx.mapper));
     return new Set(quads.map(keyOf));
   }
 
   private async putDescription(ctx: Ctx, path: string): Promise<unknown> {
     const first = await this.visible(ctx, path);
-    checkWritePreconditions(ctx.request.headers as { 'if-match'?: string }, rdfEtag(first));
+    checkWritePreconditions(ctx.request.headers, rdfEtag(first));
     const iri = ctx.mapper.external(path);
     const quads = await this.parseBody(ctx, iri);
     await this.retrying(ctx, async () => {
       const current = await this.visible(ctx, path);
-      if (header(ctx.request, 'if-match') !== undefined) checkWritePreconditions(ctx.request.headers as { 'if-match'?: string }, rdfEtag(current));
-      const triples = toStored(this.acceptUserTriples(ctx, quads, iri, this.lenient(ctx), await this.currentServerManaged(ctx, current)));
-      await this.write(ctx, [{ op: 'put', record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user }, base: current.revision }]);
+      if (header(ctx.request, 'if-match') !== undefined)
+        checkWritePreconditions(ctx.request.headers, rdfEtag(current));
+      const triples = toStored(
+        this.acceptUserTriples(
+          ctx,
+          quads,
+          iri,
+          this.lenient(ctx),
+          await this.currentServerManaged(ctx, current),
+        ),
+      );
+      await this.write(ctx, [
+        {
+          op: 'put',
+          record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
+          base: current.revision,
+        },
+      ]);
     });
     return ctx.reply.code(204).send();
   }
@@ -658,7 +783,10 @@ export class RepositoryHandlers {
     const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
     const first = await this.visible(ctx, path);
     if (!description && first.kind === 'binary') {
-      throw RepositoryError.badRequest('A binary is not patched; PATCH its description at fcr:metadata', true);
+      throw RepositoryError.badRequest(
+        'A binary is not patched; PATCH its description at fcr:metadata',
+        true,
+      );
     }
     if (mediaType !== 'application/sparql-update') {
       throw RepositoryError.unsupportedMediaType('PATCH accepts application/sparql-update');
@@ -669,16 +797,26 @@ export class RepositoryHandlers {
     checkSparqlUpdate(text, iri);
     await this.retrying(ctx, async () => {
       const current = await this.visible(ctx, path);
-      checkWritePreconditions(ctx.request.headers as { 'if-match'?: string; 'if-none-match'?: string }, rdfEtag(current));
+      checkWritePreconditions(ctx.request.headers, rdfEtag(current));
       const result = applySparqlUpdate(userQuads(current, ctx.mapper), text, iri);
       const triples = toStored(this.acceptUserTriples(ctx, result, iri, false, new Set()));
-      await this.write(ctx, [{ op: 'put', record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user }, base: current.revision }]);
+      await this.write(ctx, [
+        {
+          op: 'put',
+          record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
+          base: current.revision,
+        },
+      ]);
     });
     return ctx.reply.code(204).send();
   }
 
   private async delete(ctx: Ctx, path: string): Promise<unknown> {
-    if (path === '') throw RepositoryError.notAllowed('The repository root cannot be deleted', 'GET, HEAD, OPTIONS, POST, PUT, PATCH');
+    if (path === '')
+      throw RepositoryError.notAllowed(
+        'The repository root cannot be deleted',
+        'GET, HEAD, OPTIONS, POST, PUT, PATCH',
+      );
     const depth = header(ctx.request, 'depth');
     if (depth !== undefined && depth.trim().toLowerCase() !== 'infinity') {
       throw RepositoryError.badRequest('Only Depth: infinity is supported (deletes are recursive)');
@@ -686,7 +824,7 @@ export class RepositoryHandlers {
     await this.retrying(ctx, async () => {
       const current = await this.visible(ctx, path);
       checkWritePreconditions(
-        ctx.request.headers as { 'if-match'?: string },
+        ctx.request.headers,
         current.kind === 'binary' ? binaryEtag(current) : rdfEtag(current),
       );
       await this.write(ctx, [{ op: 'delete', path, base: current.revision, user: ctx.user }]);
@@ -727,12 +865,18 @@ export class RepositoryHandlers {
       const first = mementos[0];
       const last = mementos.at(-1);
       entries.push(
-        link(timemap, 'self', `; type="application/link-format"${first && last ? `; from="${httpDate(first.datetime)}"; until="${httpDate(last.datetime)}"` : ''}`),
+        link(
+          timemap,
+          'self',
+          `; type="application/link-format"${first && last ? `; from="${httpDate(first.datetime)}"; until="${httpDate(last.datetime)}"` : ''}`,
+        ),
       );
-      for (const m of mementos) entries.push(link(sub(timemap, m.memento), 'memento', `; datetime="${httpDate(m.datetime)}"`));
+      for (const m of mementos)
+        entries.push(link(sub(timemap, m.memento), 'memento', `; datetime="${httpDate(m.datetime)}"`));
       const body = entries.join(',\n');
       ctx.reply.type('application/link-format');
-      if (method === 'HEAD') return ctx.reply.header('content-length', String(Buffer.byteLength(body))).send();
+      if (method === 'HEAD')
+        return ctx.reply.header('content-length', String(Buffer.byteLength(body))).send();
       return ctx.reply.send(body);
     }
     const s = namedNode(timemap);
@@ -740,22 +884,38 @@ export class RepositoryHandlers {
     for (const m of mementos) {
       const mIri = namedNode(sub(timemap, m.memento));
       quads.push(quad(s, namedNode(LDP.contains), mIri));
-      quads.push(quad(mIri, namedNode(MEMENTO.mementoDatetime), literal(new Date(m.datetime).toISOString(), namedNode(XSD.dateTime))));
+      quads.push(
+        quad(
+          mIri,
+          namedNode(MEMENTO.mementoDatetime),
+          literal(new Date(m.datetime).toISOString(), namedNode(XSD.dateTime)),
+        ),
+      );
       if (m.label !== null) quads.push(quad(mIri, namedNode(FEDORA.hasVersionLabel), literal(m.label)));
     }
-    return this.sendSerialized(ctx.reply, quads, chosen.type as (typeof RDF_OUTPUT_TYPES)[number], undefined, method === 'HEAD');
+    return this.sendSerialized(ctx.reply, quads, chosen.type, undefined, method === 'HEAD');
   }
 
   private async createMemento(ctx: Ctx, record: ResourceRecord): Promise<unknown> {
-    if (ctx.txId !== null) throw RepositoryError.badRequest('Versions cannot be created inside a transaction', true);
+    if (ctx.txId !== null)
+      throw RepositoryError.badRequest('Versions cannot be created inside a transaction', true);
     if (header(ctx.request, 'memento-datetime') !== undefined) {
       throw RepositoryError.badRequest('Mementos with a chosen Memento-Datetime are not supported', true);
     }
     const slug = header(ctx.request, 'slug')?.trim();
     let label: string | null = null;
     if (slug !== undefined && slug !== '') {
-      if (slug.length > 255 || /[\u0000-\u001f\u007f/]/.test(slug) || /^\d{14}$/.test(slug) || slug.startsWith('fcr:')) {
-        throw RepositoryError.badRequest('A version label must be 1–255 characters, not 14 digits, without "/" or control characters', true);
+      if (
+        slug.length > 255 ||
+        hasControlCharacter(slug) ||
+        slug.includes('/') ||
+        /^\d{14}$/.test(slug) ||
+        slug.startsWith('fcr:')
+      ) {
+        throw RepositoryError.badRequest(
+          'A version label must be 1–255 characters, not 14 digits, without "/" or control characters',
+          true,
+        );
       }
       label = slug;
     }
@@ -784,12 +944,14 @@ export class RepositoryHandlers {
     switch (method) {
       case 'GET':
       case 'HEAD':
-        if (memento.record.kind === 'binary') return this.sendBinary(ctx, memento.record, { head: method === 'HEAD', memento });
+        if (memento.record.kind === 'binary')
+          return this.sendBinary(ctx, memento.record, { head: method === 'HEAD', memento });
         return this.sendRdf(ctx, memento.record, { head: method === 'HEAD', mode: 'memento', memento });
       case 'OPTIONS':
         return this.options(ctx, allow, false);
       case 'DELETE': {
-        if (ctx.txId !== null) throw RepositoryError.badRequest('Versions cannot be deleted inside a transaction', true);
+        if (ctx.txId !== null)
+          throw RepositoryError.badRequest('Versions cannot be deleted inside a transaction', true);
         const digest = await this.store.deleteMemento(path, memento.memento);
         if (digest !== null) this.release([digest]);
         return ctx.reply.code(204).send();
@@ -809,7 +971,10 @@ export class RepositoryHandlers {
     const iri = ctx.mapper.external(record.path);
     ctx.reply.header('location', sub(sub(iri, 'fcr:versions'), chosen.memento));
     ctx.reply.header('vary', 'Accept-Datetime');
-    ctx.reply.header('link', [link(iri, 'original timegate'), link(sub(iri, 'fcr:versions'), 'timemap')].join(', '));
+    ctx.reply.header(
+      'link',
+      [link(iri, 'original timegate'), link(sub(iri, 'fcr:versions'), 'timemap')].join(', '),
+    );
     return ctx.reply.code(302).send();
   }
 
@@ -820,7 +985,10 @@ export class RepositoryHandlers {
     const value = header(request, 'atomic-id')?.trim();
     if (value === undefined || value === '') return null;
     const id = value.includes('/') ? (value.replace(/\/$/, '').split('/').at(-1) ?? '') : value;
-    if (!/^[A-Za-z0-9-]{1,64}$/.test(id) || (value.includes('/') && !value.startsWith(`${base}/fcr:tx/`) && !value.includes('/fcr:tx/'))) {
+    if (
+      !/^[A-Za-z0-9-]{1,64}$/.test(id) ||
+      (value.includes('/') && !value.startsWith(`${base}/fcr:tx/`) && !value.includes('/fcr:tx/'))
+    ) {
       throw RepositoryError.conflict(`Atomic-ID ${value.slice(0, 100)} does not name a transaction`, false);
     }
     try {
@@ -843,7 +1011,8 @@ export class RepositoryHandlers {
     const expiresAt = now + this.settings.txTimeoutMs;
     if (target.kind === 'txEndpoint') {
       if (method === 'OPTIONS') return reply.header('allow', 'POST, OPTIONS').code(200).send();
-      if (method !== 'POST') throw RepositoryError.notAllowed('Start a transaction with POST', 'POST, OPTIONS');
+      if (method !== 'POST')
+        throw RepositoryError.notAllowed('Start a transaction with POST', 'POST, OPTIONS');
       const id = randomUUID();
       await this.store.beginTransaction(id, now, expiresAt);
       const uri = `${base}/fcr:tx/${id}`;
@@ -865,7 +1034,8 @@ export class RepositoryHandlers {
       case 'HEAD': {
         const info = await this.store.transaction(id);
         if (info === undefined) throw RepositoryError.notFound('Unknown transaction');
-        if (info.state !== 'open' || info.expires <= now) throw new RepositoryError(410, `Transaction ${id} is no longer open`);
+        if (info.state !== 'open' || info.expires <= now)
+          throw new RepositoryError(410, `Transaction ${id} is no longer open`);
         reply.header('atomic-expires', httpDate(info.expires));
         return reply.code(204).send();
       }
@@ -879,12 +1049,19 @@ export class RepositoryHandlers {
           const released = await this.store.commit(id, now);
           this.release(released);
         } catch (error) {
-          if (error instanceof RevisionConflict || (error instanceof RepositoryError && error.status === 409)) {
+          if (
+            error instanceof RevisionConflict ||
+            (error instanceof RepositoryError && error.status === 409)
+          ) {
             // A conflicting commit fails whole; the transaction is rolled back (Fedora 6).
-            const { released } = await this.store.rollback(id, Date.now()).catch(() => ({ released: [] as string[] }));
+            const { released } = await this.store
+              .rollback(id, Date.now())
+              .catch(() => ({ released: [] as string[] }));
             this.release(released);
             throw RepositoryError.conflict(
-              error instanceof RepositoryError ? error.message : `Commit conflict on ${error.path}: it changed outside the transaction`,
+              error instanceof RepositoryError
+                ? error.message
+                : `Commit conflict on ${error.path}: it changed outside the transaction`,
               false,
             );
           }
@@ -901,14 +1078,27 @@ export class RepositoryHandlers {
       case 'OPTIONS':
         return reply.header('allow', 'GET, HEAD, POST, PUT, DELETE, OPTIONS').code(200).send();
       default:
-        throw RepositoryError.notAllowed('Not a transaction operation', 'GET, HEAD, POST, PUT, DELETE, OPTIONS');
+        throw RepositoryError.notAllowed(
+          'Not a transaction operation',
+          'GET, HEAD, POST, PUT, DELETE, OPTIONS',
+        );
     }
   }
 }
 
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 function allowOf(record: ResourceRecord): string {
   if (record.kind === 'binary') return 'GET, HEAD, OPTIONS, PUT, DELETE';
-  return record.path === '' ? 'GET, HEAD, OPTIONS, POST, PUT, PATCH' : 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE';
+  return record.path === ''
+    ? 'GET, HEAD, OPTIONS, POST, PUT, PATCH'
+    : 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE';
 }
 
 function keyOf(q: Quad): string {
@@ -921,7 +1111,8 @@ function keyOf(q: Quad): string {
 function slugSegment(slug: string): string {
   const trimmed = slug.trim();
   if (trimmed.length > 255) throw RepositoryError.badRequest('Slug is longer than 255 characters', true);
-  if (trimmed.toLowerCase().startsWith('fcr:')) throw RepositoryError.badRequest('Slug may not start with fcr:', true);
+  if (trimmed.toLowerCase().startsWith('fcr:'))
+    throw RepositoryError.badRequest('Slug may not start with fcr:', true);
   const encoded = trimmed.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/g, (c) => encodeURIComponent(c));
   const segment = canonicalSegment(encoded.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
   if (segment.includes('/')) throw RepositoryError.badRequest('Slug may not contain "/"', true);
@@ -930,12 +1121,13 @@ function slugSegment(slug: string): string {
 
 /** Re-resolves parsed triples from one base IRI to another (a POST whose minted name changed). */
 function rebase(quads: readonly Quad[], from: string, to: string): Quad[] {
-  const swap = (value: string) => (value === from ? to : value.startsWith(`${from}#`) ? to + value.slice(from.length) : value);
+  const swap = (value: string) =>
+    value === from ? to : value.startsWith(`${from}#`) ? to + value.slice(from.length) : value;
   return quads.map((q) =>
     quad(
-      (q.subject.termType === 'NamedNode' ? namedNode(swap(q.subject.value)) : q.subject) as Quad['subject'],
+      q.subject.termType === 'NamedNode' ? namedNode(swap(q.subject.value)) : q.subject,
       q.predicate,
-      (q.object.termType === 'NamedNode' ? namedNode(swap(q.object.value)) : q.object) as Quad['object'],
+      q.object.termType === 'NamedNode' ? namedNode(swap(q.object.value)) : q.object,
     ),
   );
 }
@@ -943,7 +1135,8 @@ function rebase(quads: readonly Quad[], from: string, to: string): Quad[] {
 /** The repository root as the client addressed it (scheme and Host of the request) plus /rest. */
 export function baseOf(request: FastifyRequest): string {
   const host = request.host;
-  if (host === '' || !/^[A-Za-z0-9.\-[\]:]+$/.test(host)) throw RepositoryError.badRequest('Missing or malformed Host header');
+  if (host === '' || !/^[A-Za-z0-9.\-[\]:]+$/.test(host))
+    throw RepositoryError.badRequest('Missing or malformed Host header');
   return `${request.protocol}://${host}${MOUNT}`;
 }
 

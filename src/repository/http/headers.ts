@@ -10,7 +10,10 @@ export function mediaTypeParameter(header: string, name: string): string | undef
   for (const part of header.split(';').slice(1)) {
     const eq = part.indexOf('=');
     if (eq !== -1 && part.slice(0, eq).trim().toLowerCase() === name) {
-      return part.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      return part
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
     }
   }
   return undefined;
@@ -39,7 +42,13 @@ export function parseLinks(header: string | string[] | undefined): LinkValue[] {
       const eq = param.indexOf('=');
       const key = (eq === -1 ? param : param.slice(0, eq)).trim().toLowerCase();
       if (key === '') continue;
-      params[key] = eq === -1 ? '' : param.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      params[key] =
+        eq === -1
+          ? ''
+          : param
+              .slice(eq + 1)
+              .trim()
+              .replace(/^"|"$/g, '');
     }
     links.push({ uri: match[1] ?? '', rel: (params.rel ?? '').split(/\s+/).filter((r) => r !== ''), params });
   }
@@ -69,7 +78,13 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
       const eq = part.indexOf('=');
       return eq === -1
         ? { key: part.trim().toLowerCase(), value: '' }
-        : { key: part.slice(0, eq).trim().toLowerCase(), value: part.slice(eq + 1).trim().replace(/^"|"$/g, '') };
+        : {
+            key: part.slice(0, eq).trim().toLowerCase(),
+            value: part
+              .slice(eq + 1)
+              .trim()
+              .replace(/^"|"$/g, ''),
+          };
     });
     for (const { key, value } of pairs) {
       if (key === 'return') returnValue = value.toLowerCase();
@@ -86,9 +101,13 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
  * Picks the best of `offered` for an Accept header (q-values, wildcards). Undefined when nothing
  * acceptable is offered (406). No Accept header: the first offered.
  */
-export function negotiate<T extends string>(accept: string | undefined, offered: readonly T[]): { type: T; params: string } | undefined {
+export function negotiate<T extends string>(
+  accept: string | undefined,
+  offered: readonly T[],
+): { type: T; params: string } | undefined {
   const first = offered[0];
-  if (accept === undefined || accept.trim() === '') return first === undefined ? undefined : { type: first, params: '' };
+  if (accept === undefined || accept.trim() === '')
+    return first === undefined ? undefined : { type: first, params: '' };
   const ranges = accept
     .split(',')
     .map((entry, index) => {
@@ -107,7 +126,8 @@ export function negotiate<T extends string>(accept: string | undefined, offered:
   for (const type of offered) {
     for (const r of ranges) {
       const [major] = type.split('/');
-      const specificity = r.range === type ? 2 : r.range === `${major ?? ''}/*` ? 1 : r.range === '*/*' ? 0 : -1;
+      const specificity =
+        r.range === type ? 2 : r.range === `${major ?? ''}/*` ? 1 : r.range === '*/*' ? 0 : -1;
       if (specificity < 0) continue;
       if (
         best === undefined ||
@@ -140,15 +160,25 @@ export function dispositionFilename(header: string | undefined): string | undefi
 }
 
 /** A Content-Disposition value that survives any filename (RFC 6266, with a filename* for non-ASCII). */
-export function contentDisposition(kind: 'attachment' | 'inline', filename: string | null, size: number): string {
+export function contentDisposition(
+  kind: 'attachment' | 'inline',
+  filename: string | null,
+  size: number,
+): string {
   if (filename === null) return `${kind}; size=${size}`;
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const extended = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const extended = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${extended}; size=${size}`;
 }
 
 /** An RFC 7233 single byte range. Undefined: serve the whole body. 'unsatisfiable': 416. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (match === null) return undefined; // multiple or unknown ranges: the whole representation

@@ -31,11 +31,13 @@ export function canonicalSegment(raw: string): string {
     if (code === 0x2f || code === 0x5c) {
       throw RepositoryError.badRequest('Encoded slashes and backslashes are not allowed in paths');
     }
-    if (code < 0x20 || code === 0x7f) throw RepositoryError.badRequest('Control characters are not allowed in paths');
+    if (code < 0x20 || code === 0x7f)
+      throw RepositoryError.badRequest('Control characters are not allowed in paths');
     const char = String.fromCharCode(code);
     return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
   });
-  if (canonical === '.' || canonical === '..') throw RepositoryError.badRequest('Dot segments are not allowed in paths');
+  if (canonical === '.' || canonical === '..')
+    throw RepositoryError.badRequest('Dot segments are not allowed in paths');
   return canonical;
 }
 
@@ -60,7 +62,7 @@ export function parseTarget(rawUrl: string): Target {
   const fcr = segments.findIndex((s) => s.toLowerCase().startsWith('fcr:'));
   if (fcr === -1) return { kind: 'resource', path: segments.join('/') };
   const path = segments.slice(0, fcr).join('/');
-  const [head, ...tail] = segments.slice(fcr);
+  const [head = '', ...tail] = segments.slice(fcr);
   switch (head) {
     case 'fcr:metadata':
       if (tail.length === 0) return { kind: 'metadata', path };

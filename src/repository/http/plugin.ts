@@ -19,7 +19,10 @@ function same(presented: string, expected: string): boolean {
 function basicAuth(credentials: RepositoryCredentials) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const authorization = request.headers.authorization;
-    const match = typeof authorization === 'string' ? /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(authorization.trim()) : null;
+    const match =
+      typeof authorization === 'string'
+        ? /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(authorization.trim())
+        : null;
     if (match?.[1] !== undefined) {
       const decoded = Buffer.from(match[1], 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
@@ -58,7 +61,7 @@ function constraintsLink(request: FastifyRequest): string | undefined {
  * with LDP statuses instead of the API's envelopes.
  */
 export function repositoryPlugin(handlers: RepositoryHandlers, credentials: RepositoryCredentials) {
-  return async (scope: FastifyInstance): Promise<void> => {
+  return (scope: FastifyInstance): Promise<void> => {
     scope.removeAllContentTypeParsers();
     // RDF (Turtle, N-Triples, JSON-LD, RDF/XML), SPARQL Update and binaries alike: the raw request stream.
     scope.addContentTypeParser('*', (_request, payload, done) => {
@@ -95,7 +98,8 @@ export function repositoryPlugin(handlers: RepositoryHandlers, credentials: Repo
         }
       }
       if (status >= 500) request.log.error({ err: error }, 'embedded repository failure');
-      else request.log.info({ status, reason: message.split('\n')[0] }, 'embedded repository refused a request');
+      else
+        request.log.info({ status, reason: message.split('\n')[0] }, 'embedded repository refused a request');
       if (constrained) {
         const linkValue = constraintsLink(request);
         if (linkValue !== undefined) reply.header('link', linkValue);
@@ -113,5 +117,6 @@ export function repositoryPlugin(handlers: RepositoryHandlers, credentials: Repo
     };
     scope.route({ ...options, url: '/' });
     scope.route({ ...options, url: '/*' });
+    return Promise.resolve();
   };
 }

@@ -1,23 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Quad } from 'n3';
 import type { ResourceRecord } from '../store/record.js';
-import { IriMapper, literal, namedNode, parseStored, quad } from '../rdf/terms.js';
-import {
-  DESCRIBEDBY,
-  EBUCORE,
-  FEDORA,
-  LDP,
-  MEMENTO,
-  NS,
-  PREMIS,
-  RDF_TYPE,
-  XSD,
-} from '../rdf/vocab.js';
+import type { IriMapper } from '../rdf/terms.js';
+import { literal, namedNode, parseStored, quad } from '../rdf/terms.js';
+import { DESCRIBEDBY, EBUCORE, FEDORA, LDP, MEMENTO, NS, PREMIS, RDF_TYPE, XSD } from '../rdf/vocab.js';
 import type { Preferences } from './headers.js';
 
 /** Weak ETag of an RDF representation: changes with every change of the resource or its children. */
 export function rdfEtag(record: ResourceRecord): string {
-  const hash = createHash('sha1').update(`${record.path}\n${record.revision}\n${record.lastModified}`).digest('hex');
+  const hash = createHash('sha1')
+    .update(`${record.path}\n${record.revision}\n${record.lastModified}`)
+    .digest('hex');
   return `W/"${hash.slice(0, 32)}"`;
 }
 
@@ -75,7 +68,11 @@ export function serverManagedQuads(record: ResourceRecord, mapper: IriMapper): Q
   return out;
 }
 
-export function containmentQuads(record: ResourceRecord, children: readonly string[], mapper: IriMapper): Quad[] {
+export function containmentQuads(
+  record: ResourceRecord,
+  children: readonly string[],
+  mapper: IriMapper,
+): Quad[] {
   const s = namedNode(mapper.external(record.path));
   const p = namedNode(LDP.contains);
   return children.map((child) => quad(s, p, namedNode(mapper.external(child))));
@@ -150,5 +147,6 @@ export const CONSTRAINED_BY = `${NS.ldp}constrainedBy`;
 export const TX_ENDPOINT_REL = `${NS.tx}endpoint`;
 export const TX_COMMIT_REL = `${NS.tx}commitEndpoint`;
 
-export const ACCEPT_POST = 'text/turtle, application/ld+json, application/n-triples, application/rdf+xml, */*';
+export const ACCEPT_POST =
+  'text/turtle, application/ld+json, application/n-triples, application/rdf+xml, */*';
 export const ACCEPT_PATCH = 'application/sparql-update';

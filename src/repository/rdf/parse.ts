@@ -56,7 +56,8 @@ export async function parseRdf(body: string, mediaType: string, baseIri: string)
     throw RepositoryError.badRequest(`Malformed ${mediaType} body: ${message.slice(0, 300)}`);
   }
   for (const q of quads) {
-    if (q.graph.termType !== 'DefaultGraph') throw RepositoryError.badRequest('Named graphs are not accepted');
+    if (q.graph.termType !== 'DefaultGraph')
+      throw RepositoryError.badRequest('Named graphs are not accepted');
     for (const term of [q.subject, q.predicate, q.object]) {
       if (term.termType === 'NamedNode' && !isValidIri(term.value)) {
         throw RepositoryError.badRequest(`Invalid IRI <${term.value.slice(0, 200)}>`);
@@ -73,10 +74,12 @@ async function parseJsonLd(body: string, baseIri: string): Promise<Quad[]> {
     // Safe mode: terms JSON-LD would silently drop (invalid IRIs, undefined terms) are errors instead.
     safe: true,
     // No network: a remote @context is refused instead of fetched.
-    documentLoader: (url: string) => Promise.reject(new Error(`remote contexts are not loaded (${url.slice(0, 100)})`)),
+    documentLoader: (url: string) =>
+      Promise.reject(new Error(`remote contexts are not loaded (${url.slice(0, 100)})`)),
   } as jsonld.Options.ToRdf)) as unknown as JsonLdQuad[];
   return dataset.map((q) => {
-    if (q.graph.termType !== 'DefaultGraph') throw RepositoryError.badRequest('Named graphs are not accepted');
+    if (q.graph.termType !== 'DefaultGraph')
+      throw RepositoryError.badRequest('Named graphs are not accepted');
     return toN3Quad(q);
   });
 }
@@ -87,7 +90,8 @@ async function parseJsonLd(body: string, baseIri: string): Promise<Quad[]> {
  */
 function parseRdfXml(body: string, baseIri: string): Quad[] {
   return oxigraph.parse(body, { format: 'application/rdf+xml', base_iri: baseIri }).map((q) => {
-    if (q.graph.termType !== 'DefaultGraph') throw RepositoryError.badRequest('Named graphs are not accepted');
+    if (q.graph.termType !== 'DefaultGraph')
+      throw RepositoryError.badRequest('Named graphs are not accepted');
     return toN3Quad(q);
   });
 }

@@ -20,7 +20,11 @@ export function contentTypeOf(type: RdfOutputType): string {
 }
 
 /** Writes triples in the negotiated format. `jsonLdProfile` selects compacted JSON-LD (expanded by default). */
-export async function serializeRdf(quads: readonly Quad[], type: RdfOutputType, jsonLdProfile?: string): Promise<string> {
+export async function serializeRdf(
+  quads: readonly Quad[],
+  type: RdfOutputType,
+  jsonLdProfile?: string,
+): Promise<string> {
   switch (type) {
     case 'text/turtle':
       return writeN3(quads, 'text/turtle');
@@ -44,11 +48,14 @@ export async function serializeRdf(quads: readonly Quad[], type: RdfOutputType, 
 }
 
 function writeN3(quads: readonly Quad[], format: string): string {
-  const writer = new N3.Writer({ format, ...(format === 'text/turtle' ? { prefixes: { ...TURTLE_PREFIXES } } : {}) });
+  const writer = new N3.Writer({
+    format,
+    ...(format === 'text/turtle' ? { prefixes: { ...TURTLE_PREFIXES } } : {}),
+  });
   let out = '';
   writer.addQuads([...quads]);
-  writer.end((error, result: string) => {
-    if (error !== null && error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  writer.end((error: unknown, result: string) => {
+    if (error instanceof Error) throw error;
     out = result;
   });
   return out;

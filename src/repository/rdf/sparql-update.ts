@@ -25,10 +25,11 @@ export function checkSparqlUpdate(text: string, baseIri: string): void {
   try {
     parsed = new sparqljs.Parser({ baseIRI: baseIri }).parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     throw RepositoryError.badRequest(`Malformed SPARQL Update: ${message.slice(0, 300)}`);
   }
-  if (parsed.type !== 'update') throw RepositoryError.badRequest('The body must be a SPARQL Update, not a query');
+  if (parsed.type !== 'update')
+    throw RepositoryError.badRequest('The body must be a SPARQL Update, not a query');
   for (const operation of parsed.updates) {
     if ('type' in operation) {
       const name = REFUSED_OPERATIONS[operation.type] ?? operation.type.toUpperCase();

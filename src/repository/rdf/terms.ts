@@ -1,7 +1,13 @@
 import N3 from 'n3';
 import type { Quad, Term } from 'n3';
 
-export const { namedNode, literal, blankNode, quad, defaultGraph } = N3.DataFactory;
+const factory = N3.DataFactory;
+export const namedNode = (iri: string) => factory.namedNode(iri);
+export const literal = (value: string, languageOrDatatype?: string | N3.NamedNode) =>
+  factory.literal(value, languageOrDatatype);
+export const blankNode = (name?: string) => factory.blankNode(name);
+export const quad = (subject: Quad['subject'], predicate: Quad['predicate'], object: Quad['object']) =>
+  factory.quad(subject, predicate, object);
 
 /** Repository IRIs are stored as `info:fedora/<path>` and shown to each client under its own base URL. */
 export const INTERNAL_PREFIX = 'info:fedora/';
@@ -45,15 +51,21 @@ export class IriMapper {
       if (term.termType !== 'NamedNode') return term;
       return namedNode(direction === 'internal' ? this.toInternal(term.value) : this.toExternal(term.value));
     };
-    return quad(map(q.subject) as Quad['subject'], map(q.predicate) as Quad['predicate'], map(q.object) as Quad['object']);
+    return quad(
+      map(q.subject) as Quad['subject'],
+      map(q.predicate) as Quad['predicate'],
+      map(q.object) as Quad['object'],
+    );
   }
 }
 
-const IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\u0000-\u0020<>"{}|\\^`]*$/;
+const IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^<>"{}|\\^`]*$/;
 
-/** An absolute IRI without the characters RFC 3987 forbids. */
+/** An absolute IRI without the characters RFC 3987 forbids (spaces and control characters included). */
 export function isValidIri(iri: string): boolean {
-  return IRI.test(iri);
+  if (!IRI.test(iri)) return false;
+  for (let i = 0; i < iri.length; i++) if (iri.charCodeAt(i) <= 0x20) return false;
+  return true;
 }
 
 /** Parses stored N-Triples (always well-formed: the service wrote them). */
@@ -85,7 +97,9 @@ export function toN3Term(t: AnyTerm): Term {
     case 'Literal':
       return literal(
         t.value,
-        t.language !== undefined && t.language !== '' ? t.language : namedNode(t.datatype?.value ?? `${XSD_STRING}`),
+        t.language !== undefined && t.language !== ''
+          ? t.language
+          : namedNode(t.datatype?.value ?? XSD_STRING),
       );
     default:
       return namedNode(t.value);
@@ -95,5 +109,9 @@ export function toN3Term(t: AnyTerm): Term {
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
 export function toN3Quad(q: { subject: AnyTerm; predicate: AnyTerm; object: AnyTerm }): Quad {
-  return quad(toN3Term(q.subject) as Quad['subject'], toN3Term(q.predicate) as Quad['predicate'], toN3Term(q.object) as Quad['object']);
+  return quad(
+    toN3Term(q.subject) as Quad['subject'],
+    toN3Term(q.predicate) as Quad['predicate'],
+    toN3Term(q.object) as Quad['object'],
+  );
 }

@@ -125,7 +125,9 @@ const MANAGED_PREDICATES = new Set<string>([
  */
 export function isServerManaged(predicate: string, object: { termType: string; value: string }): boolean {
   if (predicate === RDF_TYPE) {
-    return object.termType === 'NamedNode' && RESERVED_TYPE_NAMESPACES.some((ns) => object.value.startsWith(ns));
+    return (
+      object.termType === 'NamedNode' && RESERVED_TYPE_NAMESPACES.some((ns) => object.value.startsWith(ns))
+    );
   }
   return MANAGED_PREDICATES.has(predicate) || MANAGED_NAMESPACES.some((ns) => predicate.startsWith(ns));
 }

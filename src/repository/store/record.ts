@@ -33,17 +33,17 @@ export function fromRow(row: RepoResourceRow): ResourceRecord {
     parent: row.parent,
     kind,
     triples: row.triples,
-    created: Number(row.created),
+    created: row.created,
     createdBy: row.created_by,
-    lastModified: Number(row.last_modified),
+    lastModified: row.last_modified,
     lastModifiedBy: row.last_modified_by,
-    revision: Number(row.revision),
+    revision: row.revision,
     binary:
       kind === 'binary' && row.sha512 !== null && row.sha256 !== null
         ? {
             mimeType: row.mime_type ?? 'application/octet-stream',
             filename: row.filename,
-            size: Number(row.size ?? 0),
+            size: row.size ?? 0,
             sha512: row.sha512,
             sha256: row.sha256,
           }

@@ -48,7 +48,9 @@ export class TransactionUnusable extends Error {
     readonly id: string,
     readonly reason: 'unknown' | 'finished' | 'expired',
   ) {
-    super(`Transaction ${id} is ${reason === 'unknown' ? 'unknown' : reason === 'expired' ? 'expired' : 'no longer open'}`);
+    super(
+      `Transaction ${id} is ${reason === 'unknown' ? 'unknown' : reason === 'expired' ? 'expired' : 'no longer open'}`,
+    );
     this.name = 'TransactionUnusable';
   }
 }
@@ -81,10 +83,15 @@ export class RepositoryStore {
         .where('tx_id', '=', txId)
         .where('path', '=', path)
         .executeTakeFirst();
-      if (staged !== undefined) return staged.op === 'put' && staged.record !== null ? recordFromJson(staged.record) : undefined;
+      if (staged !== undefined)
+        return staged.op === 'put' && staged.record !== null ? recordFromJson(staged.record) : undefined;
       if ((await this.stagedDeleteAbove(path, txId)) !== undefined) return undefined;
     }
-    const row = await this.db.selectFrom('repo_resources').selectAll().where('path', '=', path).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('repo_resources')
+      .selectAll()
+      .where('path', '=', path)
+      .executeTakeFirst();
     return row === undefined ? undefined : fromRow(row);
   }
 
@@ -107,11 +114,19 @@ export class RepositoryStore {
   }
 
   async tombstone(path: string): Promise<{ deleted: number; deletedBy: string } | undefined> {
-    const row = await this.db.selectFrom('repo_tombstones').selectAll().where('path', '=', path).executeTakeFirst();
-    return row === undefined ? undefined : { deleted: Number(row.deleted), deletedBy: row.deleted_by };
+    const row = await this.db
+      .selectFrom('repo_tombstones')
+      .selectAll()
+      .where('path', '=', path)
+      .executeTakeFirst();
+    return row === undefined ? undefined : { deleted: row.deleted, deletedBy: row.deleted_by };
   }
 
-  private async stagedDeleteAbove(path: string, txId: string, includeSelf = false): Promise<string | undefined> {
+  private async stagedDeleteAbove(
+    path: string,
+    txId: string,
+    includeSelf = false,
+  ): Promise<string | undefined> {
     const candidates = includeSelf ? selfAndAncestors(path) : selfAndAncestors(path).slice(1);
     if (candidates.length === 0) return undefined;
     const rows = await this.db
@@ -128,7 +143,11 @@ export class RepositoryStore {
 
   /** Paths of the direct children of `path`, as the reader sees them, sorted. */
   async children(path: string, txId: string | null): Promise<string[]> {
-    const main = await this.db.selectFrom('repo_resources').select('path').where('parent', '=', path).execute();
+    const main = await this.db
+      .selectFrom('repo_resources')
+      .select('path')
+      .where('parent', '=', path)
+      .execute();
     const result = new Set(main.map((r) => r.path));
     if (txId !== null) {
       const staged = await this.db
@@ -149,7 +168,9 @@ export class RepositoryStore {
   async inboundLines(iri: string, exceptPath: string): Promise<{ path: string; line: string }[]> {
     const needle = `<${iri}>`;
     const contains =
-      this.dialect === 'postgres' ? sql<boolean>`strpos(triples, ${needle}) > 0` : sql<boolean>`instr(triples, ${needle}) > 0`;
+      this.dialect === 'postgres'
+        ? sql<boolean>`strpos(triples, ${needle}) > 0`
+        : sql<boolean>`instr(triples, ${needle}) > 0`;
     const rows = await this.db
       .selectFrom('repo_resources')
       .select(['path', 'triples'])
@@ -172,7 +193,12 @@ export class RepositoryStore {
     return this.db.transaction().execute((trx) => this.applyOps(trx, ops, now, null));
   }
 
-  private async applyOps(trx: Trx, ops: readonly WriteOp[], now: number, owner: string | null): Promise<string[]> {
+  private async applyOps(
+    trx: Trx,
+    ops: readonly WriteOp[],
+    now: number,
+    owner: string | null,
+  ): Promise<string[]> {
     const released: string[] = [];
     // Parent bumps made by this batch, so a later op on the parent expects them (commit of a transaction).
     const bumped = new Map<string, number>();
@@ -240,7 +266,7 @@ export class RepositoryStore {
         .executeTakeFirst();
       if (op.base !== null) {
         const expected = op.base + (bumped.get(op.path) ?? 0);
-        if (top === undefined || Number(top.revision) !== expected) throw new RevisionConflict(op.path);
+        if (top?.revision !== expected) throw new RevisionConflict(op.path);
       }
       const digests = await trx
         .selectFrom('repo_resources')
@@ -258,7 +284,10 @@ export class RepositoryStore {
       await trx.deleteFrom('repo_mementos').where(subtree(op.path)).execute();
       await trx.deleteFrom('repo_resources').where(subtree(op.path)).execute();
       await trx.deleteFrom('repo_tombstones').where(subtree(op.path)).execute();
-      await trx.insertInto('repo_tombstones').values({ path: op.path, deleted: now, deleted_by: op.user }).execute();
+      await trx
+        .insertInto('repo_tombstones')
+        .values({ path: op.path, deleted: now, deleted_by: op.user })
+        .execute();
       if (top?.parent != null) await bumpParent(top.parent);
     }
     return released;
@@ -289,11 +318,18 @@ export class RepositoryStore {
   // ---- transactions --------------------------------------------------------------------------
 
   async beginTransaction(id: string, now: number, expires: number): Promise<void> {
-    await this.db.insertInto('repo_transactions').values({ id, created: now, expires, state: 'open', finished: null }).execute();
+    await this.db
+      .insertInto('repo_transactions')
+      .values({ id, created: now, expires, state: 'open', finished: null })
+      .execute();
   }
 
   async transaction(id: string): Promise<TransactionInfo | undefined> {
-    const row = await this.db.selectFrom('repo_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('repo_transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row === undefined ? undefined : toTransaction(row);
   }
 
@@ -311,8 +347,16 @@ export class RepositoryStore {
   }
 
   /** Why a transaction cannot be used. Inside a database transaction pass it (SQLite has one connection). */
-  private async unusable(id: string, now: number, executor: Db | Trx = this.db): Promise<TransactionUnusable> {
-    const row = await executor.selectFrom('repo_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  private async unusable(
+    id: string,
+    now: number,
+    executor: Db | Trx = this.db,
+  ): Promise<TransactionUnusable> {
+    const row = await executor
+      .selectFrom('repo_transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     const info = row === undefined ? undefined : toTransaction(row);
     if (info === undefined) return new TransactionUnusable(id, 'unknown');
     if (info.state === 'expired' || (info.state === 'open' && info.expires <= now)) {
@@ -325,10 +369,11 @@ export class RepositoryStore {
   async stage(txId: string, ops: readonly WriteOp[], now: number, expires: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const tx = await this.lockTransactionRow(trx, txId);
-      if (tx === undefined || tx.state !== 'open' || Number(tx.expires) <= now) throw await this.unusable(txId, now, trx);
+      if (tx?.state !== 'open' || tx.expires <= now) throw await this.unusable(txId, now, trx);
       await trx.updateTable('repo_transactions').set({ expires }).where('id', '=', txId).execute();
       for (const op of ops) {
-        if (op.op === 'purgeTombstone') throw RepositoryError.badRequest('Tombstones cannot be purged inside a transaction');
+        if (op.op === 'purgeTombstone')
+          throw RepositoryError.badRequest('Tombstones cannot be purged inside a transaction');
         const path = op.op === 'put' ? op.record.path : op.path;
         const staged = await trx
           .selectFrom('repo_tx_staged')
@@ -348,9 +393,10 @@ export class RepositoryStore {
               : null
             : main === undefined
               ? null
-              : Number(main.revision);
+              : main.revision;
         if (visible !== op.base) throw new RevisionConflict(path);
-        const baseRevision = staged !== undefined ? staged.base_revision : main === undefined ? null : Number(main.revision);
+        const baseRevision =
+          staged !== undefined ? staged.base_revision : main === undefined ? null : main.revision;
         const seq = staged?.seq ?? (await this.nextSeq(trx, txId));
         await this.acquireLock(trx, txId, path, now);
         if (op.op === 'delete') {
@@ -389,12 +435,16 @@ export class RepositoryStore {
       .select((eb) => eb.fn.max('seq').as('max'))
       .where('tx_id', '=', txId)
       .executeTakeFirst();
-    return Number(row?.max ?? 0) + 1;
+    return row?.max ?? 0 + 1;
   }
 
   private async acquireLock(trx: Trx, txId: string, path: string, now: number): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const holder = await trx.selectFrom('repo_locks').select('tx_id').where('path', '=', path).executeTakeFirst();
+      const holder = await trx
+        .selectFrom('repo_locks')
+        .select('tx_id')
+        .where('path', '=', path)
+        .executeTakeFirst();
       if (holder?.tx_id === txId) return;
       if (holder !== undefined) {
         const other = await trx
@@ -402,10 +452,14 @@ export class RepositoryStore {
           .select(['state', 'expires'])
           .where('id', '=', holder.tx_id)
           .executeTakeFirst();
-        if (other?.state === 'open' && Number(other.expires) > now) {
+        if (other?.state === 'open' && other.expires > now) {
           throw RepositoryError.conflict(`Resource /${path} is being changed by another transaction`, false);
         }
-        await trx.deleteFrom('repo_locks').where('path', '=', path).where('tx_id', '=', holder.tx_id).execute();
+        await trx
+          .deleteFrom('repo_locks')
+          .where('path', '=', path)
+          .where('tx_id', '=', holder.tx_id)
+          .execute();
       }
       try {
         await trx.insertInto('repo_locks').values({ path, tx_id: txId }).execute();
@@ -421,7 +475,7 @@ export class RepositoryStore {
   async commit(txId: string, now: number): Promise<string[]> {
     return this.db.transaction().execute(async (trx) => {
       const tx = await this.lockTransactionRow(trx, txId);
-      if (tx === undefined || tx.state !== 'open' || Number(tx.expires) <= now) throw await this.unusable(txId, now, trx);
+      if (tx?.state !== 'open' || tx.expires <= now) throw await this.unusable(txId, now, trx);
       const staged = await trx
         .selectFrom('repo_tx_staged')
         .selectAll()
@@ -430,11 +484,15 @@ export class RepositoryStore {
         .execute();
       const ops: WriteOp[] = staged.map((row) =>
         row.op === 'put' && row.record !== null
-          ? { op: 'put', record: recordFromJson(row.record), base: row.base_revision === null ? null : Number(row.base_revision) }
+          ? {
+              op: 'put',
+              record: recordFromJson(row.record),
+              base: row.base_revision,
+            }
           : {
               op: 'delete',
               path: row.path,
-              base: row.base_revision === null ? null : Number(row.base_revision),
+              base: row.base_revision,
               user: 'transaction',
             },
       );
@@ -452,7 +510,7 @@ export class RepositoryStore {
     const outcome = await this.db.transaction().execute(async (trx) => {
       const tx = await this.lockTransactionRow(trx, txId);
       if (tx?.state !== 'open') return undefined;
-      const expired = Number(tx.expires) <= now;
+      const expired = tx.expires <= now;
       const digests = await trx
         .selectFrom('repo_tx_staged')
         .select('sha512')
@@ -485,7 +543,7 @@ export class RepositoryStore {
       try {
         await this.db.transaction().execute(async (trx) => {
           const tx = await this.lockTransactionRow(trx, id);
-          if (tx?.state !== 'open' || Number(tx.expires) > now) return;
+          if (tx?.state !== 'open' || tx.expires > now) return;
           const digests = await trx
             .selectFrom('repo_tx_staged')
             .select('sha512')
@@ -579,7 +637,9 @@ export class RepositoryStore {
       this.db.selectFrom('repo_mementos').select('sha512').where('sha512', 'in', unique).execute(),
       this.db.selectFrom('repo_tx_staged').select('sha512').where('sha512', 'in', unique).execute(),
     ]);
-    return new Set([...resources, ...mementos, ...staged].flatMap((r) => (r.sha512 === null ? [] : [r.sha512])));
+    return new Set(
+      [...resources, ...mementos, ...staged].flatMap((r) => (r.sha512 === null ? [] : [r.sha512])),
+    );
   }
 
   /** Every digest referenced anywhere (start-up sweep of unreferenced content files). */
@@ -589,12 +649,18 @@ export class RepositoryStore {
       this.db.selectFrom('repo_mementos').select('sha512').where('sha512', 'is not', null).execute(),
       this.db.selectFrom('repo_tx_staged').select('sha512').where('sha512', 'is not', null).execute(),
     ]);
-    return new Set([...resources, ...mementos, ...staged].flatMap((r) => (r.sha512 === null ? [] : [r.sha512])));
+    return new Set(
+      [...resources, ...mementos, ...staged].flatMap((r) => (r.sha512 === null ? [] : [r.sha512])),
+    );
   }
 
   /** Creates the root container when the repository is empty (first start). */
   async ensureRoot(now: number, user: string): Promise<void> {
-    const existing = await this.db.selectFrom('repo_resources').select('path').where('path', '=', '').executeTakeFirst();
+    const existing = await this.db
+      .selectFrom('repo_resources')
+      .select('path')
+      .where('path', '=', '')
+      .executeTakeFirst();
     if (existing !== undefined) return;
     try {
       await this.db
@@ -622,8 +688,9 @@ export class RepositoryStore {
 }
 
 function toTransaction(row: RepoTransactionRow): TransactionInfo {
-  const state = (['open', 'committed', 'rolledback', 'expired'] as const).find((s) => s === row.state) ?? 'expired';
-  return { id: row.id, expires: Number(row.expires), state };
+  const state =
+    (['open', 'committed', 'rolledback', 'expired'] as const).find((s) => s === row.state) ?? 'expired';
+  return { id: row.id, expires: row.expires, state };
 }
 
 function toMemento(row: RepoMementoRow): Memento {
@@ -631,7 +698,7 @@ function toMemento(row: RepoMementoRow): Memento {
     path: row.path,
     memento: row.memento,
     label: row.label,
-    datetime: Number(row.datetime),
+    datetime: row.datetime,
     record: recordFromJson(row.record),
   };
 }

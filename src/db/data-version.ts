@@ -1,0 +1,103 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import { LruCache } from '../shared/lru-cache.js';
+
+/**
+ * Tells whether anything may have been written to the database since an earlier look, so a read can
+ * be kept until then. Nothing is kept longer than "nothing changed": the token is read from the
+ * database on every use, never assumed.
+ */
+export interface DataVersion {
+  /**
+   * A token equal to an earlier one only if no data and no schema changed in between, by this process
+   * or any other; undefined when the database cannot tell cheaply (then nothing may be kept).
+   */
+  current(): Promise<string | undefined>;
+}
+
+/**
+ * SQLite's counters, read in one statement through Kysely (so under the driver's connection lock: never
+ * inside a transaction or a streamed query of this connection):
+ * - `total_changes()`: rows inserted, updated or deleted by this connection, which is the whole
+ *   process's (Kysely's SQLite driver has one connection). It counts statements as they complete, so a
+ *   rolled-back write still moves it: a token can only change too often, never too rarely.
+ * - `data_version`: changes whenever another connection, in this process or another one (a second
+ *   instance, the CLI), commits to the file.
+ * - `schema_version`: any DDL.
+ */
+const SQLITE_VERSION = CompiledQuery.raw(
+  'select total_changes() as changes, ' +
+    '(select data_version from pragma_data_version()) as data, ' +
+    '(select schema_version from pragma_schema_version()) as schema',
+);
+
+interface VersionRow {
+  changes: number;
+  data: number;
+  schema: number;
+}
+
+export function sqliteDataVersion<DB>(db: Kysely<DB>): DataVersion {
+  return {
+    async current() {
+      const row = (await db.executeQuery<VersionRow>(SQLITE_VERSION)).rows[0];
+      return row === undefined ? undefined : `${row.changes}:${row.data}:${row.schema}`;
+    },
+  };
+}
+
+/**
+ * PostgreSQL has no cheap, cross-instance signal of "nothing changed" (another instance may write at
+ * any time), so reads there are never kept.
+ */
+export const UNKNOWN_DATA_VERSION: DataVersion = { current: () => Promise.resolve(undefined) };
+
+const versions = new WeakMap<object, DataVersion>();
+
+/** Called by connectDatabase for the instances it creates. */
+export function registerDataVersion<DB>(db: Kysely<DB>, version: DataVersion): void {
+  versions.set(db, version);
+}
+
+/** The DataVersion of a database opened by connectDatabase; any other instance never keeps reads. */
+export function dataVersionOf<DB>(db: Kysely<DB>): DataVersion {
+  return versions.get(db) ?? UNKNOWN_DATA_VERSION;
+}
+
+/**
+ * Values read from the database, each kept while the DataVersion token stays what it was when the value
+ * was read, and dropped all together when it moves. The token is read *before* the value, so a kept
+ * value is never older than its token: a write racing with the read can only make the next lookup miss.
+ * Each value comes from one read, so it is as consistent as that read was.
+ */
+export class VersionedCache<K, V> {
+  private token: string | undefined;
+  private readonly entries: LruCache<K, V>;
+
+  constructor(
+    private readonly version: DataVersion,
+    capacity = 1,
+  ) {
+    this.entries = new LruCache(capacity);
+  }
+
+  /** The number of values kept (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async get(key: K, load: () => Promise<V>): Promise<V> {
+    const token = await this.version.current();
+    if (token === undefined) return load();
+    if (token !== this.token) {
+      this.entries.clear();
+      this.token = token;
+    }
+    const kept = this.entries.get(key);
+    if (kept !== undefined) return kept;
+    const value = await load();
+    // Another lookup may have seen a newer token meanwhile; this value may predate it, so keep it only
+    // under the token it was read after.
+    if (this.token === token) this.entries.set(key, value);
+    return value;
+  }
+}
