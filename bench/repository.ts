@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import N3 from 'n3';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { figures, runProblems, type RunFigures } from './report.js';
 
@@ -72,7 +73,8 @@ function pidListeningOn(port: number): number {
     if (!fs.existsSync(table)) continue;
     for (const line of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
-      if (cols[1]?.endsWith(`:${hex}`) === true && cols[3] === '0A' && cols[9] !== undefined) inodes.add(cols[9]);
+      if (cols[1]?.endsWith(`:${hex}`) === true && cols[3] === '0A' && cols[9] !== undefined)
+        inodes.add(cols[9]);
     }
   }
   for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
@@ -87,6 +89,22 @@ function pidListeningOn(port: number): number {
     }
   }
   throw new Error(`no process found listening on port ${port}`);
+}
+
+function cpuTicks(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+}
+
+/** Waits (at most 60 s) until every server is idle, so one's backlog does not slow the other's run. */
+async function settle(targets: readonly Target[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const before = targets.map((t) => cpuTicks(t.pid));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const busy = targets.some((t, i) => cpuTicks(t.pid) - (before[i] ?? 0) > 3);
+    if (!busy) return;
+  }
 }
 
 function rssKiB(pid: number): number {
@@ -139,9 +157,14 @@ async function cssConfig(dir: string): Promise<string> {
     [/^css:config\/util\/resource-locker\//, 'css:config/util/resource-locker/memory.json'],
     [/^css:config\/util\/auxiliary\//, 'css:config/util/auxiliary/acl.json'],
   ];
-  const imports = defaults.import.map((entry) => replace.find(([pattern]) => pattern.test(entry))?.[1] ?? entry);
+  const imports = defaults.import.map(
+    (entry) => replace.find(([pattern]) => pattern.test(entry))?.[1] ?? entry,
+  );
   const file = path.join(dir, 'css-memory.json');
-  await writeFile(file, JSON.stringify({ '@context': defaults['@context'], import: [...new Set(imports)] }, null, 2));
+  await writeFile(
+    file,
+    JSON.stringify({ '@context': defaults['@context'], import: [...new Set(imports)] }, null, 2),
+  );
   return file;
 }
 
@@ -149,20 +172,30 @@ async function startCss(dir: string): Promise<Target> {
   const port = await freePort();
   const config = await cssConfig(dir);
   const bin = path.join(ROOT, 'node_modules', '@solid', 'community-server', 'bin', 'server.js');
-  const child: ChildProcess = spawn(process.execPath, [bin, '-c', config, '-p', String(port), '-l', 'warn', '-b', `http://127.0.0.1:${port}/`], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [bin, '-c', config, '-p', String(port), '-l', 'warn', '-b', `http://127.0.0.1:${port}/`],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => {
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const status = await request('GET', `http://127.0.0.1:${port}/`, {}).then((r) => r.status, () => 0);
+    const status = await request('GET', `http://127.0.0.1:${port}/`, {}).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`Community Solid Server did not start:\n${stderr}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`Community Solid Server did not start:\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
@@ -187,17 +220,19 @@ async function startCss(dir: string): Promise<Target> {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 
 function request(method: string, url: string, headers: Record<string, string>, body?: string | Buffer) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent }, (res) => {
-      let data = '';
-      res.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      const req = http.request(url, { method, headers, agent }, (res) => {
+        let data = '';
+        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data });
+        });
       });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
 }
 
 async function createContainer(target: Target, parent: string, slug: string): Promise<string> {
@@ -207,7 +242,8 @@ async function createContainer(target: Target, parent: string, slug: string): Pr
     { ...target.headers, slug, link: `<${LDP}BasicContainer>; rel="type"`, 'content-type': 'text/turtle' },
     '',
   );
-  if (response.status !== 201) throw new Error(`${target.name}: POST ${parent} → ${response.status} ${response.body}`);
+  if (response.status !== 201)
+    throw new Error(`${target.name}: POST ${parent} → ${response.status} ${response.body}`);
   return String(response.headers.location);
 }
 
@@ -235,10 +271,14 @@ async function smallOperations(targets: readonly [Target, Target]): Promise<Smal
       const patched = await createContainer(target, root, 'patched');
       const big = await createContainer(target, root, 'big');
       for (let batch = 0; batch < 10; batch++) {
-        await Promise.all(Array.from({ length: 100 }, (_, i) => createContainer(target, big, `c${batch * 100 + i}`)));
+        await Promise.all(
+          Array.from({ length: 100 }, (_, i) => createContainer(target, big, `c${batch * 100 + i}`)),
+        );
       }
       const listing = await request('GET', big, { ...target.headers, accept: 'text/turtle' });
-      const children = listing.body.split(`${big.replace(/\/$/, '')}/c`).length - 1;
+      const children = new N3.Parser({ baseIRI: big })
+        .parse(listing.body)
+        .filter((q) => q.predicate.value === `${LDP}contains`).length;
       console.log(`   ${target.name}: 1 000 children created under ${big} (listing names ${children})`);
       return { target, posts, patched, big };
     }),
@@ -249,7 +289,11 @@ async function smallOperations(targets: readonly [Target, Target]): Promise<Smal
       build: ({ target, posts }) => ({
         url: posts,
         method: 'POST',
-        headers: { ...target.headers, link: `<${LDP}BasicContainer>; rel="type"`, 'content-type': 'text/turtle' },
+        headers: {
+          ...target.headers,
+          link: `<${LDP}BasicContainer>; rel="type"`,
+          'content-type': 'text/turtle',
+        },
         body: '',
       }),
     },
@@ -264,15 +308,21 @@ async function smallOperations(targets: readonly [Target, Target]): Promise<Smal
     },
     {
       key: 'GET Turtle, container with 1 000 children',
-      build: ({ target, big }) => ({ url: big, method: 'GET', headers: { ...target.headers, accept: 'text/turtle' } }),
+      build: ({ target, big }) => ({
+        url: big,
+        method: 'GET',
+        headers: { ...target.headers, accept: 'text/turtle' },
+      }),
     },
   ];
   const results: SmallResult[] = [];
   for (const scenario of scenarios) {
+    await settle(targets);
     const result: SmallResult = { scenario: scenario.key, scriptorium: [], css: [] };
     for (const p of prepared) await measure({ ...scenario.build(p), duration: 1 }); // warm-up
     for (let run = 1; run <= runs; run++) {
       for (const [index, p] of prepared.entries()) {
+        await settle(targets);
         const f = await measure(scenario.build(p));
         (index === 0 ? result.scriptorium : result.css).push(f);
         console.log(
@@ -298,7 +348,12 @@ interface TransferResult {
 }
 
 /** Streams `size` bytes (1 MiB chunks of `chunk`) in one PUT, sampling the server's RSS meanwhile. */
-async function upload(target: Target, url: string, size: number, chunk: Buffer): Promise<{ ms: number; peakKiB: number }> {
+async function upload(
+  target: Target,
+  url: string,
+  size: number,
+  chunk: Buffer,
+): Promise<{ ms: number; peakKiB: number }> {
   let peak = rssKiB(target.pid);
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssKiB(target.pid));
@@ -308,7 +363,11 @@ async function upload(target: Target, url: string, size: number, chunk: Buffer):
     const req = http.request(url, {
       method: 'PUT',
       agent,
-      headers: { ...target.headers, 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      headers: {
+        ...target.headers,
+        'content-type': 'application/octet-stream',
+        'content-length': String(size),
+      },
     });
     req.on('response', (res) => {
       res.resume();
@@ -355,7 +414,10 @@ async function download(target: Target, url: string, size: number): Promise<numb
   return performance.now() - started;
 }
 
-async function largeTransfers(targets: readonly Target[], dir: string): Promise<{ disk: { writeMs: number; readMs: number }; results: TransferResult[] }> {
+async function largeTransfers(
+  targets: readonly Target[],
+  dir: string,
+): Promise<{ disk: { writeMs: number; readMs: number }; results: TransferResult[] }> {
   const size = uploadMiB * 1024 * 1024;
   const chunk = randomBytes(1024 * 1024);
   // The same bytes written to (fsync) and read from disk: the floor for a streamed upload/download.
@@ -371,23 +433,34 @@ async function largeTransfers(targets: readonly Target[], dir: string): Promise<
     writeTimes.push(performance.now() - started);
     const readStarted = performance.now();
     await new Promise<void>((resolve, reject) => {
-      fs.createReadStream(file).on('data', () => undefined).on('end', resolve).on('error', reject);
+      fs.createReadStream(file)
+        .on('data', () => undefined)
+        .on('end', resolve)
+        .on('error', reject);
     });
     readTimes.push(performance.now() - readStarted);
   }
   fs.rmSync(file, { force: true });
   const disk = { writeMs: median(writeTimes), readMs: median(readTimes) };
-  console.log(`   disk: write+fsync ${disk.writeMs.toFixed(0)} ms, read ${disk.readMs.toFixed(0)} ms for ${uploadMiB} MiB`);
+  console.log(
+    `   disk: write+fsync ${disk.writeMs.toFixed(0)} ms, read ${disk.readMs.toFixed(0)} ms for ${uploadMiB} MiB`,
+  );
 
   const results: TransferResult[] = [];
   for (const target of targets) {
     const idle = rssKiB(target.pid);
-    const small = await upload(target, target.childUrl(target.base, `small-${Date.now().toString(36)}.bin`), 10 * 1024 * 1024, chunk);
+    await settle(targets);
+    const small = await upload(
+      target,
+      `${target.base}small-${Date.now().toString(36)}.bin`,
+      10 * 1024 * 1024,
+      chunk,
+    );
     const uploads: number[] = [];
     const downloads: number[] = [];
     let peak = 0;
     for (let i = 0; i < runs; i++) {
-      const url = target.childUrl(target.base, `large-${Date.now().toString(36)}-${i}.bin`).replace(/\/$/, '');
+      const url = `${target.base}large-${Date.now().toString(36)}-${i}.bin`;
       const up = await upload(target, url, size, chunk);
       uploads.push(up.ms);
       peak = Math.max(peak, up.peakKiB);
@@ -418,14 +491,17 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-repository-'));
   const started: Target[] = [];
   try {
-    console.log(`repository bench · ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? '?'}`);
+    console.log(
+      `repository bench · ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? '?'}`,
+    );
     const scriptorium = await startScriptorium(path.join(dir, 'data'));
     started.push(scriptorium);
     const css = await startCss(dir);
     started.push(css);
     console.log(`   ${scriptorium.name} at ${scriptorium.base}, ${css.name} at ${css.base}`);
-    const small = await smallOperations([scriptorium, css]);
+    // Large transfers first: the 1 000-child GETs leave a slow server busy for a while afterwards.
     const large = await largeTransfers([scriptorium, css], dir);
+    const small = await smallOperations([scriptorium, css]);
 
     const lines = [
       '# Embedded repository benchmark',
@@ -444,7 +520,10 @@ async function main(): Promise<void> {
     for (const s of small) {
       const a = median(s.scriptorium.map((f) => f.reqPerSec));
       const b = median(s.css.map((f) => f.reqPerSec));
-      const problems = [...s.scriptorium.map((f) => runProblems(f)), ...s.css.map((f) => runProblems(f))].filter((p) => p !== '');
+      const problems = [
+        ...s.scriptorium.map((f) => runProblems(f)),
+        ...s.css.map((f) => runProblems(f)),
+      ].filter((p) => p !== '');
       lines.push(
         `| ${s.scenario} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(a / b).toFixed(2)}× | ` +
           `${median(s.scriptorium.map((f) => f.p50Ms))} / ${median(s.scriptorium.map((f) => f.p99Ms))} | ` +

@@ -605,11 +605,11 @@ async function sendOverHttp(call: Call) {
     method: call.method,
     headers: { authorization: `Bearer ${t.adminToken}` },
   });
-  return {
-    statusCode: response.status,
-    headers: Object.fromEntries(response.headers),
-    body: await response.text(),
-  };
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return { statusCode: response.status, headers, body: await response.text() };
 }
 
 async function send(call: Call) {

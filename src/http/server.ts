@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
 import { accessHook, type Authorizer, type Role } from './access.js';
 import { registerErrorHandling } from './error-handler.js';
@@ -48,7 +48,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // envelope with the security headers.
     frameworkErrors: (error, request, reply) => {
       const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 400;
-      void reply
+      void (reply as unknown as FastifyReply)
         .code(status)
         .headers(SECURITY_HEADERS)
         .header('x-request-id', request.id)

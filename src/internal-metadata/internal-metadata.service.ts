@@ -26,7 +26,7 @@ export class InternalMetadataService {
   }
 
   /** Fields marked required, for the operator engine's `missingRequired`; only those rows are read. */
-  async requiredFields(): Promise<string[]> {
+  async requiredFields(): Promise<readonly string[]> {
     return this.store.requiredFields();
   }
 

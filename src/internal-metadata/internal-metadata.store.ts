@@ -7,13 +7,17 @@ import type { InternalMetadataRow } from './internal-metadata.table.js';
 
 /** SQL access to internal metadata; rows become domain objects in one place (`toDomain`). */
 export class InternalMetadataStore {
-  /** The whole table, read on every list and unchanged between writes: kept while the database is unchanged. */
+  /**
+   * The whole table (read on every list) and the required fields (on every operator application), both
+   * unchanged between writes: kept while the database is unchanged (db/data-version.ts).
+   */
   private readonly listed: VersionedCache<'all', readonly InternalMetadata[]>;
-  /** Asked on every operator application, so built and compiled once. */
+  private readonly requiredKept: VersionedCache<'required', readonly string[]>;
   private readonly required;
 
   constructor(private readonly db: Kysely<Database>) {
     this.listed = new VersionedCache(dataVersionOf(db));
+    this.requiredKept = new VersionedCache(dataVersionOf(db));
     this.required = PreparedQuery.of(db, {}, () =>
       db.selectFrom('internal_metadata').select('field').where('required', '=', 1).orderBy('id'),
     );
@@ -21,7 +25,7 @@ export class InternalMetadataStore {
 
   /**
    * Every row, in the database's order. The array and its items are frozen: while nothing is written
-   * (on SQLite, see db/data-version.ts) every call answers the same array.
+   * (on SQLite) every call answers the same array.
    */
   async list(): Promise<readonly InternalMetadata[]> {
     return this.listed.get('all', async () => {
@@ -32,10 +36,12 @@ export class InternalMetadataStore {
 
   /**
    * The fields of the rows marked required, by id (the order rows are stored in; `list` leaves the
-   * order to the database, whose unordered scan of this table is by id on SQLite).
+   * order to the database, whose unordered scan of this table is by id on SQLite). Frozen, may be shared.
    */
-  async requiredFields(): Promise<string[]> {
-    return (await this.required.execute({})).map((row) => row.field);
+  async requiredFields(): Promise<readonly string[]> {
+    return this.requiredKept.get('required', async () =>
+      Object.freeze((await this.required.execute({})).map((row) => row.field)),
+    );
   }
 
   async findById(id: number): Promise<InternalMetadata | undefined> {

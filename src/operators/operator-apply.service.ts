@@ -27,7 +27,7 @@ export const MAX_APPLIED_OPERATORS = 1000;
 export class OperatorApplyService {
   constructor(
     private readonly operators: OperatorStore,
-    private readonly requiredFields: () => Promise<string[]>,
+    private readonly requiredFields: () => Promise<readonly string[]>,
     private readonly repositoryType: RepositoryTypeLookup,
   ) {}
 

@@ -6,6 +6,7 @@ import ebucore from './vocabularies/ebucore.json' with { type: 'json' };
 import foaf from './vocabularies/foaf.json' with { type: 'json' };
 import pcdm from './vocabularies/pcdm.json' with { type: 'json' };
 import premis from './vocabularies/premis.json' with { type: 'json' };
+import premis1 from './vocabularies/premis1.json' with { type: 'json' };
 import rdfs from './vocabularies/rdfs.json' with { type: 'json' };
 import skos from './vocabularies/skos.json' with { type: 'json' };
 
@@ -32,6 +33,7 @@ export const BUNDLED_VOCABULARIES: readonly Vocabulary[] = [
   pcdm,
   ebucore,
   premis,
+  premis1,
 ];
 
 /** A namespace without its trailing separators, so `…/terms`, `…/terms/` and `…/terms#` compare equal. */

@@ -76,18 +76,18 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
       await users.delete(requireObjectBody(request.body), principalOf(request));
       return emptySuccess();
     };
-    const deleteSchema = {
+    const getDeleteSchema = {
       tags,
       summary: 'Delete a user by id (ADMIN)',
-      body: userSchema,
       response: { 200: envelopeSchema() },
     };
+    const deleteSchema = { ...getDeleteSchema, body: userSchema };
     app.post('/user/delete', { schema: deleteSchema }, remove);
     // The interface's sample sends GET with a JSON body; Fastify leaves GET bodies unparsed.
     app.get(
       '/user/delete',
       {
-        schema: { ...deleteSchema, body: undefined },
+        schema: getDeleteSchema,
         preValidation: (request) => parseGetJsonBody(request, bodyLimit),
       },
       remove,

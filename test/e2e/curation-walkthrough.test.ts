@@ -28,7 +28,7 @@ interface Ctx {
 }
 const ctx = (response: { body: string }) =>
   (JSON.parse(response.body) as { payload: { RepositoryViewContext: Ctx } }).payload.RepositoryViewContext;
-const ok = (response: { body: string }) => {
+const ok = <R extends { body: string }>(response: R): R => {
   expect((JSON.parse(response.body) as { meta: { status: string } }).meta.status, response.body).toBe(
     'SUCCESS',
   );

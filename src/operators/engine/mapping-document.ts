@@ -29,7 +29,9 @@ export function withValues(
   field: string,
   values: readonly string[],
 ): MappingDocument {
-  const copy = Object.assign(Object.create(null) as MappingDocument, document);
+  // A loop rather than Object.assign, which is several times slower into a null-prototype object.
+  const copy = Object.create(null) as MappingDocument;
+  for (const [key, existing] of Object.entries(document)) copy[key] = existing;
   copy[field] = [...values];
   return copy;
 }

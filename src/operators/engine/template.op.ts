@@ -1,3 +1,4 @@
+import { memoize } from '../../shared/lru-cache.js';
 import type { ValueOperator } from '../operator.js';
 import { getValues, withValues, type MappingDocument } from './mapping-document.js';
 
@@ -13,12 +14,39 @@ const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
  * The replacement is a function, so `$1` or `{{x}}` inside a value is inserted literally, never re-expanded.
  */
 export function compileTemplate(template: string, document: MappingDocument): string | undefined {
-  for (const match of template.matchAll(PLACEHOLDER)) {
-    const first = getValues(document, (match[1] ?? '').trim())?.[0];
+  const { literals, keys } = parseTemplate(template);
+  const firsts: string[] = [];
+  for (const key of keys) {
+    const first = getValues(document, key)?.[0];
     if (first === undefined) return undefined;
+    firsts.push(first);
   }
-  return template.replace(PLACEHOLDER, (_whole, key: string) => getValues(document, key.trim())?.[0] ?? '');
+  let filled = literals[0] ?? '';
+  firsts.forEach((first, i) => {
+    filled += first + (literals[i + 1] ?? '');
+  });
+  return filled;
 }
+
+/** A template split at its placeholders: `literals` has one more entry than `keys` (trimmed). */
+interface ParsedTemplate {
+  readonly literals: readonly string[];
+  readonly keys: readonly string[];
+}
+
+/** Templates are few (one per operator); parsed once each rather than scanned twice per document. */
+const parseTemplate = memoize((template: string): ParsedTemplate => {
+  const literals: string[] = [];
+  const keys: string[] = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    literals.push(template.slice(last, match.index));
+    keys.push((match[1] ?? '').trim());
+    last = match.index + match[0].length;
+  }
+  literals.push(template.slice(last));
+  return Object.freeze({ literals: Object.freeze(literals), keys: Object.freeze(keys) });
+}, 256);
 
 /**
  * TEMPLATE_OP: sets `field = [filled template]` only when the field is absent or empty; never overwrites.

@@ -1,6 +1,6 @@
-import { tzName } from '@date-fns/tz';
 import { describe, expect, it } from 'vitest';
-import { isValidTimeZone, zoneName } from './time-zone.js';
+import { tzName, tzOffset } from '@date-fns/tz';
+import { canonicalTimeZone, isValidTimeZone, offsetMillis, zoneName } from './time-zone.js';
 
 describe('isValidTimeZone', () => {
   it.each([
@@ -17,9 +17,21 @@ describe('isValidTimeZone', () => {
   });
 
   it('remembers a bounded number of names', () => {
-    for (let i = 0; i < isValidTimeZone.cache.capacity + 10; i++) isValidTimeZone(`Nowhere/Zone${i}`);
-    expect(isValidTimeZone.cache.size).toBe(isValidTimeZone.cache.capacity);
+    for (let i = 0; i < canonicalTimeZone.cache.capacity + 10; i++) isValidTimeZone(`Nowhere/Zone${i}`);
+    expect(canonicalTimeZone.cache.size).toBe(canonicalTimeZone.cache.capacity);
   });
+});
+
+describe('offsetMillis', () => {
+  const instants = [0, Date.UTC(2020, 2, 8, 8), Date.UTC(2020, 10, 1, 7), -5e12, 8.64e15, 8.64e15 + 1, NaN];
+  it.each(['UTC', 'utc', 'Etc/UTC', 'GMT', 'America/Chicago', 'Asia/Kathmandu', 'Nope/Zone'])(
+    'answers for %s what tzOffset of @date-fns/tz answers, in milliseconds',
+    (zone) => {
+      for (const instant of instants) {
+        expect(offsetMillis(zone, instant)).toBe(Math.round(tzOffset(zone, new Date(instant)) * 60_000));
+      }
+    },
+  );
 });
 
 describe('zoneName', () => {

@@ -7,20 +7,29 @@ const DAY = 86_400_000;
 const ZONE_CACHE_SIZE = 256;
 
 /**
- * Whether `timeZone` is a zone the runtime's Intl data knows (IANA names such as `America/Chicago`, `UTC`).
- * Memoized: building an `Intl.DateTimeFormat` to find out costs far more than the lookup.
+ * The runtime's canonical name of `timeZone` (`utc`, `Etc/UTC`, `GMT` → `UTC`), or null for a zone its
+ * Intl data does not know. Memoized: building an `Intl.DateTimeFormat` to find out costs far more than
+ * the lookup.
  */
-export const isValidTimeZone = memoize((timeZone: string): boolean => {
+export const canonicalTimeZone = memoize((timeZone: string): string | null => {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone.length > 0;
+    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }, ZONE_CACHE_SIZE);
 
+/** Whether `timeZone` is a zone the runtime's Intl data knows (IANA names such as `America/Chicago`, `UTC`). */
+export function isValidTimeZone(timeZone: string): boolean {
+  return (canonicalTimeZone(timeZone)?.length ?? 0) > 0;
+}
+
 /** Offset from UTC, in whole milliseconds, of `timeZone` at `instantMs` (NaN for an unknown zone). */
 export function offsetMillis(timeZone: string, instantMs: number): number {
-  return Math.round(tzOffset(timeZone, new Date(instantMs)) * MINUTE);
+  const instant = new Date(instantMs);
+  // UTC (the default zone) has no transitions: skip formatting the instant to read its offset.
+  if (canonicalTimeZone(timeZone) === 'UTC' && !Number.isNaN(instant.getTime())) return 0;
+  return Math.round(tzOffset(timeZone, instant) * MINUTE);
 }
 
 const zoneNameFormats = new LruCache<string, Intl.DateTimeFormat>(ZONE_CACHE_SIZE);

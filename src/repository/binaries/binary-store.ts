@@ -14,6 +14,7 @@ export interface StoredContent {
 
 const TEMP_PREFIX = '.upload-';
 const TEMP_SUFFIX = '.tmp';
+const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Content files younger than this are never collected: an upload of the same bytes may be in flight. */
 const GRACE_MS = 10 * 60 * 1000;
 
@@ -62,6 +63,26 @@ export class BinaryStore {
     let size = 0;
     let kept = false;
     try {
+      // Chunks are hashed as they arrive and written in batches of about 1 MiB (fewer system calls).
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const flush = async () => {
+        let buffers = pending;
+        pending = [];
+        pendingBytes = 0;
+        while (buffers.length > 0) {
+          let { bytesWritten } = await handle.writev(buffers);
+          const rest: Buffer[] = [];
+          for (const buffer of buffers) {
+            if (bytesWritten >= buffer.length) bytesWritten -= buffer.length;
+            else {
+              rest.push(buffer.subarray(bytesWritten));
+              bytesWritten = 0;
+            }
+          }
+          buffers = rest;
+        }
+      };
       for await (const chunk of source) {
         const buffer = chunk as Buffer;
         size += buffer.length;
@@ -69,12 +90,11 @@ export class BinaryStore {
           throw new RepositoryError(413, `The binary is larger than the limit of ${options.maxBytes} bytes`);
         }
         for (const hash of hashes.values()) hash.update(buffer);
-        let offset = 0;
-        while (offset < buffer.length) {
-          const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
-          offset += bytesWritten;
-        }
+        pending.push(buffer);
+        pendingBytes += buffer.length;
+        if (pendingBytes >= WRITE_BATCH_BYTES) await flush();
       }
+      await flush();
       await handle.sync();
       await handle.close();
       const digests = new Map([...hashes].map(([name, hash]) => [name, hash.digest('hex')]));

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectDatabase } from './connect.js';
+import { dataVersionOf, UNKNOWN_DATA_VERSION, VersionedCache, type DataVersion } from './data-version.js';
+import type { Database } from './database.js';
+
+let dir: string;
+let db: Kysely<Database>;
+let other: SqliteDatabase.Database;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-data-version-'));
+  const file = path.join(dir, 'test.sqlite');
+  db = connectDatabase({ kind: 'sqlite', file }).db;
+  await sql`create table t (id integer primary key, v text)`.execute(db);
+  other = new SqliteDatabase(file); // a second connection: another instance or the CLI
+});
+
+afterEach(async () => {
+  other.close();
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the SQLite data version', () => {
+  it('stays the same while nothing is written', async () => {
+    const version = dataVersionOf(db);
+    const before = await version.current();
+    expect(before).toBeDefined();
+    await sql`select * from t`.execute(db);
+    await sql`update t set v = 'x' where id = 99`.execute(db); // changes no row
+    other.prepare('select * from t').all();
+    expect(await version.current()).toBe(before);
+  });
+
+  it('moves on a write of this connection, even one rolled back', async () => {
+    const version = dataVersionOf(db);
+    const before = await version.current();
+    await sql`insert into t (v) values ('a')`.execute(db);
+    const afterInsert = await version.current();
+    expect(afterInsert).not.toBe(before);
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into t (v) values ('b')`.execute(trx);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await version.current()).not.toBe(afterInsert);
+  });
+
+  it('moves on a commit of another connection, and on its DDL', async () => {
+    const version = dataVersionOf(db);
+    const before = await version.current();
+    other.prepare("insert into t (v) values ('c')").run();
+    const afterInsert = await version.current();
+    expect(afterInsert).not.toBe(before);
+    other.exec('create table u (x)');
+    expect(await version.current()).not.toBe(afterInsert);
+  });
+
+  it('is unknown for PostgreSQL, so nothing is kept there', async () => {
+    const pg = connectDatabase({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none' }).db;
+    expect(dataVersionOf(pg)).toBe(UNKNOWN_DATA_VERSION);
+    expect(await dataVersionOf(pg).current()).toBeUndefined();
+    await pg.destroy();
+  });
+});
+
+describe('VersionedCache', () => {
+  it('answers the kept value until the database changes, then reads again', async () => {
+    const cache = new VersionedCache<string, readonly unknown[]>(dataVersionOf(db));
+    const load = vi.fn(async () => Object.freeze((await sql`select v from t`.execute(db)).rows));
+    const first = await cache.get('all', load);
+    expect(await cache.get('all', load)).toBe(first);
+    expect(load).toHaveBeenCalledTimes(1);
+    other.prepare("insert into t (v) values ('d')").run();
+    expect(await cache.get('all', load)).toEqual([{ v: 'd' }]);
+    expect(load).toHaveBeenCalledTimes(2);
+    await sql`delete from t`.execute(db);
+    expect(await cache.get('all', load)).toEqual([]);
+    expect(load).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps nothing when the database cannot tell', async () => {
+    const cache = new VersionedCache<string, number>(UNKNOWN_DATA_VERSION);
+    const load = vi.fn(() => Promise.resolve(1));
+    await cache.get('k', load);
+    await cache.get('k', load);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not keep a value under a token that moved while it was read', async () => {
+    let token = 'a';
+    const version: DataVersion = { current: () => Promise.resolve(token) };
+    const cache = new VersionedCache<string, string>(version, 4);
+    let release: (value: string) => void = () => undefined;
+    const slow = cache.get('k', () => new Promise<string>((resolve) => (release = resolve)));
+    await Promise.resolve();
+    token = 'b';
+    await cache.get('other', () => Promise.resolve('fresh')); // sees the new token
+    release('old');
+    expect(await slow).toBe('old');
+    const load = vi.fn(() => Promise.resolve('new'));
+    expect(await cache.get('k', load)).toBe('new');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps at most `capacity` values', async () => {
+    const version: DataVersion = { current: () => Promise.resolve('same') };
+    const cache = new VersionedCache<number, number>(version, 3);
+    for (let key = 0; key < 10; key++) await cache.get(key, () => Promise.resolve(key));
+    expect(cache.size).toBe(3);
+  });
+});
