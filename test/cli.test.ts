@@ -6,12 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
 import { login } from '../src/test-support/test-app.js';
-import {
-  createTestDatabase,
-  TEST_POSTGRES_URL,
-  testDialect,
-  type TestDatabase,
-} from '../src/test-support/test-database.js';
+import { childEnvironment } from '../src/test-support/child-environment.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../src/test-support/test-database.js';
 
 /** `scriptorium users add|list` on the configured database, then the user signs in through the API. */
 let dataDir: string;
@@ -27,18 +23,7 @@ afterAll(async () => {
 });
 
 function env(): NodeJS.ProcessEnv {
-  const result: NodeJS.ProcessEnv = {
-    ...process.env,
-    SCRIPTORIUM_DATA_DIR: dataDir,
-    SCRIPTORIUM_ADMIN_PASSWORD: 'admin-password-1',
-  };
-  delete result.DATABASE_URL;
-  if (database.config.kind === 'postgres') {
-    const url = new URL(TEST_POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${database.config.schema ?? 'public'}`);
-    result.DATABASE_URL = url.toString();
-  }
-  return result;
+  return childEnvironment(dataDir, database, { SCRIPTORIUM_ADMIN_PASSWORD: 'admin-password-1' });
 }
 
 function cli(args: string[], input = '') {

@@ -4,12 +4,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  TEST_POSTGRES_URL,
-  testDialect,
-  type TestDatabase,
-} from '../src/test-support/test-database.js';
+import { childEnvironment } from '../src/test-support/child-environment.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../src/test-support/test-database.js';
 
 /**
  * The real process over real HTTP: start-up on the configured database, structured logs with request
@@ -19,21 +15,7 @@ let dataDir: string;
 let database: TestDatabase;
 
 function environment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SCRIPTORIUM_DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-  };
-  delete env.DATABASE_URL;
-  delete env.SCRIPTORIUM_ADMIN_PASSWORD;
-  if (database.config.kind === 'postgres') {
-    const url = new URL(TEST_POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${database.config.schema ?? 'public'}`);
-    env.DATABASE_URL = url.toString();
-  }
-  return env;
+  return childEnvironment(dataDir, database);
 }
 
 interface Running {
