@@ -76,6 +76,8 @@ export interface ContextReport {
   setup: string[];
   summary: ComparisonSummary[];
   counts: OperationCount[];
+  /** How to read the request lines of the count table. */
+  legend: string;
   /** True when every comparison meets both goals and no run was flagged. */
   goalHolds: boolean;
   comparisons: Comparison[];
@@ -183,7 +185,8 @@ export function renderContextMarkdown(report: ContextReport): string {
     '# Scriptorium benchmark: repository view context',
     '',
     `${report.date} · Node ${report.machine.node} · ${report.machine.cpuCount} × ${report.machine.cpuModel} · ` +
-      `${report.machine.os} · 1-minute load average before the bench: ${report.machine.loadAverageAtStart}`,
+      `${report.machine.os} · 1-minute load average before / after the bench: ${report.machine.loadAverageAtStart} / ` +
+      `${report.machine.loadAverageAtEnd} (other work on the machine included) · ${report.machine.elapsedMinutes} min`,
     '',
     `autocannon ${report.settings.autocannon}, ${report.settings.connections} connections, ` +
       `${report.settings.durationSeconds} s per run, ${report.settings.runs} runs per side ` +
@@ -212,6 +215,8 @@ export function renderContextMarkdown(report: ContextReport): string {
       'repository whose root is the proxy.',
     '',
     renderCountTable(report.counts),
+    '',
+    report.legend,
     '',
     ...report.counts.map((c) => `- ${c.repository} · ${c.operation}, minimum: ${c.minimumNote}.`),
     '',

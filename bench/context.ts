@@ -461,8 +461,13 @@ function countOperation(
   seen: ProxiedRequest[][],
   minimum: Expected[],
   note: string,
+  container: string,
 ): OperationCount {
   const first = seen[0] ?? [];
+  // Readable lines: the container's path as <container>, the adapter's RDF Accept list as <RDF>.
+  const containerPath = pathOf(container).replace(/\/$/, '');
+  const short = (text: string) =>
+    text.split(containerPath).join('<container>').split(RDF_ACCEPT).join('<RDF>');
   const stable = seen.every((s) => s.length === first.length);
   const remaining = [...minimum];
   const extra: ProxiedRequest[] = [];
@@ -478,9 +483,11 @@ function countOperation(
     stable,
     minimum: minimum.length,
     minimumNote: note,
-    requests: first.map((r) => `${r.method} ${r.path} → ${r.status}${r.note === '' ? '' : ` (${r.note})`}`),
-    extra: extra.map((r) => `${r.method} ${r.path}`),
-    missing: remaining.map((r) => `${r.method} ${r.path}`),
+    requests: first.map((r) =>
+      short(`${r.method} ${r.path} → ${r.status}${r.note === '' ? '' : ` (${r.note})`}`),
+    ),
+    extra: extra.map((r) => short(`${r.method} ${r.path}`)),
+    missing: remaining.map((r) => short(`${r.method} ${r.path}`)),
   };
 }
 
@@ -538,12 +545,15 @@ async function benchRepository(api: Api, repo: Repository, schemaIds: number[]):
     renderSeen.push(await countOnce(proxy, () => api.context(counted, relative(container))));
   }
   const renderMinimum = repo.render(container).map((r) => ({ method: r.method, path: r.path }));
-  counts.push(countOperation(repo, 'render context', renderSeen, renderMinimum, repo.minimumNotes.render));
+  counts.push(
+    countOperation(repo, 'render context', renderSeen, renderMinimum, repo.minimumNotes.render, container),
+  );
 
   // Add targets: a fresh set of containers shaped like the render one for every run of every side.
   let setNumber = 0;
   const newTargets = async (): Promise<string[]> => {
     const set = ++setNumber;
+    const begun = performance.now();
     const targets: string[] = [];
     for (let i = 0; i < ADD_TARGETS; i++) {
       targets.push(await createContainer(api, view, home, METADATA));
@@ -554,8 +564,9 @@ async function benchRepository(api: Api, repo: Repository, schemaIds: number[]):
       ),
       SETUP_CONCURRENCY,
     );
+    const seconds = ((performance.now() - begun) / 1000).toFixed(1);
     console.log(
-      `   add targets set ${set}: ${ADD_TARGETS} containers × (${METADATA.length} triples, ${CHILDREN} children)`,
+      `   add targets set ${set}: ${ADD_TARGETS} containers × (${METADATA.length} triples, ${CHILDREN} children) in ${seconds} s`,
     );
     return targets;
   };
@@ -580,7 +591,9 @@ async function benchRepository(api: Api, repo: Repository, schemaIds: number[]):
     method: r.method,
     path: r.path,
   }));
-  counts.push(countOperation(repo, 'add metadata triple', addSeen, addMinimum, repo.minimumNotes.add));
+  counts.push(
+    countOperation(repo, 'add metadata triple', addSeen, addMinimum, repo.minimumNotes.add, countTargets[0]!),
+  );
   for (const count of counts) {
     console.log(
       `   upstream requests per ${count.operation}: ${count.perOperation.join(', ')} (minimum ${count.minimum})` +
@@ -787,13 +800,14 @@ async function benchRepository(api: Api, repo: Repository, schemaIds: number[]):
 // ---- main -------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  const began = performance.now();
   const autocannonVersion = (
     JSON.parse(await readFile(path.join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as {
       version: string;
     }
   ).version;
   const cpus = os.cpus();
-  const machine = {
+  const machine: Record<string, string | number> = {
     node: process.version,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',
@@ -879,6 +893,9 @@ async function main(): Promise<void> {
     },
     summary: [],
     counts: [],
+    legend:
+      'In the request lines `<container>` stands for the path of the container the operation is about and ' +
+      `\`<RDF>\` for the adapter's Accept list \`${RDF_ACCEPT}\`.`,
     setup: [],
     comparisons: [],
     goalHolds: false,
@@ -889,6 +906,8 @@ async function main(): Promise<void> {
     report.counts.push(...result.counts);
     report.setup.push(...result.setup);
   }
+  report.machine.loadAverageAtEnd = os.loadavg()[0]!.toFixed(2);
+  report.machine.elapsedMinutes = ((performance.now() - began) / 60_000).toFixed(1);
   report.summary = report.comparisons.map(summarizeComparison);
   report.goalHolds = report.summary.every((s) => s.verdict === 'met' && s.problems.length === 0);
 

@@ -45,8 +45,6 @@ interface Target {
   readonly headers: Record<string, string>;
   /** Where metadata of a container is patched (Fedora: the container; CSS: its .meta). */
   patchUrl(container: string): string;
-  /** The URL of a child container named `slug` (CSS adds a trailing slash). */
-  childUrl(parent: string, slug: string): string;
   stop(): Promise<void>;
 }
 
@@ -134,7 +132,6 @@ async function startScriptorium(dataDir: string): Promise<Target> {
     pid: pidListeningOn(port),
     headers: { authorization: AUTH },
     patchUrl: (container) => container,
-    childUrl: (parent, slug) => `${parent.replace(/\/$/, '')}/${slug}`,
     stop: () => child.stop(),
   };
 }
@@ -204,7 +201,6 @@ async function startCss(dir: string): Promise<Target> {
     pid: child.pid ?? 0,
     headers: {},
     patchUrl: (container) => `${container}.meta`,
-    childUrl: (parent, slug) => `${parent.replace(/\/$/, '')}/${slug}/`,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

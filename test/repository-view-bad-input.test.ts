@@ -159,7 +159,7 @@ describe('children, query and context URIs', () => {
     ['a%2Fb'],
     ['http://169.254.169.254/latest/meta-data'],
     ['tx:nope nope/a'],
-    [`${long}`],
+    [long],
   ])('refuses contextUri %s', async (contextUri) => {
     expectClean(await sendJson(t.app, 'GET', `${v.prefix}?${q(contextUri)}`));
     expectClean(await sendJson(t.app, 'DELETE', `${v.prefix}?${q(contextUri)}`));

@@ -95,11 +95,14 @@ describe('sign-in', () => {
     ).toBe(200);
   });
 
-  it('counts a burst of parallel guesses exactly', async () => {
+  it('never lets more than 10 of a burst of parallel guesses through', async () => {
     await createUser(t, 'ROLE_USER', 'burst');
     const results = await Promise.all(Array.from({ length: 15 }, (_, i) => signIn('burst', `guess-${i}`)));
     const throttled = results.filter((r) => r.body.includes(LOGIN_THROTTLED));
-    expect(throttled).toHaveLength(5);
+    // Every attempt is recorded before it is checked, so at most 10 are checked; on PostgreSQL concurrent
+    // attempts may see each other's records early and be refused sooner, never later.
+    expect(throttled.length).toBeGreaterThanOrEqual(5);
+    expect(results.length - throttled.length).toBeLessThanOrEqual(10);
   });
 
   it('refuses malformed sign-in bodies cleanly', async () => {

@@ -1,12 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { TEST_POSTGRES_URL, testDialect } from './test-database.js';
+import { dropTestSchemas, TEST_POSTGRES_URL, testDialect } from './test-database.js';
 
 /**
  * Before the PostgreSQL pass: make sure the test role and database exist, creating them through the
  * local superuser when they do not (trust auth on 127.0.0.1, as on every machine here).
  */
-export default async function setup(): Promise<void> {
-  if (testDialect !== 'postgres') return;
+export default async function setup(): Promise<(() => Promise<void>) | undefined> {
+  if (testDialect !== 'postgres') return undefined;
+  await ensureDatabase();
+  const run = randomBytes(4).toString('hex');
+  process.env.SCRIPTORIUM_TEST_RUN = run;
+  return () => dropTestSchemas(run);
+}
+
+async function ensureDatabase(): Promise<void> {
   const target = new URL(TEST_POSTGRES_URL);
   const role = decodeURIComponent(target.username) || 'scriptorium';
   const database = target.pathname.replace(/^\//, '') || 'scriptorium_test';
