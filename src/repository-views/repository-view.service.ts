@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { isUniqueViolation } from '../db/sql-errors.js';
+import { LruCache } from '../shared/lru-cache.js';
 import type { Principal } from '../http/access.js';
 import type { RepositoryAdapter } from '../repositories/repository-adapter.js';
 import { metadataPrefixesOf, toSchemaJson, type Schema } from '../schemas/schema.js';
@@ -35,6 +37,8 @@ export interface OpenedView {
 
 /** Use cases of interface §4.3 with DECISIONS.md §5–6: curators see and edit only their views. */
 export class RepositoryViewService {
+  private readonly adapters = new LruCache<string, RepositoryAdapter>(64);
+
   constructor(
     private readonly store: RepositoryViewStore,
     private readonly cipher: PasswordCipher,
@@ -142,13 +146,14 @@ export class RepositoryViewService {
     const all = await this.deps.schemas();
     // In the view's own order: it decides the order of the query help's PREFIX lines.
     const schemas = view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id));
-    const encrypted = await this.store.findEncryptedPassword(view.id);
-    const adapter = this.deps.createAdapter({
-      type: view.type,
-      rootUri: view.rootUri,
-      username: view.username,
-      password: this.decrypt(encrypted),
-    });
+    const password = this.decrypt(await this.store.findEncryptedPassword(view.id));
+    const settings = { type: view.type, rootUri: view.rootUri, username: view.username, password };
+    // One adapter per view configuration, reused across requests: it remembers where each resource's
+    // triples are PATCHed, which saves an upstream HEAD per write. A changed view gets a new key.
+    const key = createHash('sha256')
+      .update(JSON.stringify([view.id, settings]))
+      .digest('hex');
+    const adapter = this.adapters.getOrCompute(key, () => this.deps.createAdapter(settings));
     return { view, adapter, schemas, metadataPrefixes: [...new Set(schemas.flatMap(metadataPrefixesOf))] };
   }
 
