@@ -176,4 +176,20 @@ describe('children, query and context URIs', () => {
       expectClean(await sendJson(t.app, 'GET', url));
     }
   });
+
+  it('refuses an upload to an unknown view without reading the file, and without hanging', async () => {
+    const boundary = 'bad';
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/repository-view-context/FEDORA/99999/resource?${q('')}`,
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        authorization: `Bearer ${t.adminToken}`,
+      },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n${'y'.repeat(2_000_000)}\r\n--${boundary}--\r\n`,
+    });
+    expect(response.statusCode).toBe(404);
+    expectClean(response);
+    expect(await snapshot()).toBe(before);
+  });
 });
