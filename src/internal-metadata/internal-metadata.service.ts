@@ -1,5 +1,9 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
-import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import {
+  businessInvalid as invalid,
+  businessMessages as msg,
+  idToDelete,
+} from '../shared/business-messages.js';
 import { sortByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkId, ValidationCollector } from '../shared/validation.js';
@@ -73,11 +77,8 @@ export class InternalMetadataService {
 
   /** Only the id is needed (DECISIONS.md §3); the other properties of the body are ignored. */
   async delete(body: Readonly<Record<string, unknown>>): Promise<void> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(ENTITY));
-    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
-    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+    const id = idToDelete(body, ENTITY);
+    if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
   }
 
   /** Ids are assigned by the service: an existing id is reported as taken, any other as not ours to set. */

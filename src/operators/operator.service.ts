@@ -1,5 +1,9 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
-import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import {
+  businessInvalid as invalid,
+  businessMessages as msg,
+  idToDelete,
+} from '../shared/business-messages.js';
 import { sortByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkId, ValidationCollector, type BusinessOperation } from '../shared/validation.js';
@@ -74,12 +78,9 @@ export class OperatorService {
 
   /** Only the id is needed; `type`, when given, only words the messages. */
   async delete(body: Body): Promise<void> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
     const entity = entityFor(body);
-    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(entity));
-    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
-    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(entity, id.id));
+    const id = idToDelete(body, entity);
+    if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(entity, id));
   }
 
   /** Ids are assigned by the service: an existing id is reported as taken, any other as not ours to set. */

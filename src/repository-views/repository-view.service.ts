@@ -4,7 +4,11 @@ import { LruCache } from '../shared/lru-cache.js';
 import type { Principal } from '../http/access.js';
 import type { RepositoryAdapter } from '../repositories/repository-adapter.js';
 import { metadataPrefixesOf, toSchemaJson, type Schema } from '../schemas/schema.js';
-import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import {
+  businessInvalid as invalid,
+  businessMessages as msg,
+  idToDelete,
+} from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
 import { checkId, ValidationCollector, type BusinessOperation } from '../shared/validation.js';
 import { toUserJson, type User } from '../users/user.js';
@@ -115,11 +119,8 @@ export class RepositoryViewService {
   }
 
   async delete(body: Body): Promise<void> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(ENTITY));
-    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
-    if (!(await this.store.delete(id.id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+    const id = idToDelete(body, ENTITY);
+    if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
   }
 
   /** Names of the views using a schema, for the schema capability's deletion rule. */

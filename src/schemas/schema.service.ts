@@ -1,5 +1,9 @@
 import { isForeignKeyViolation, isUniqueViolation } from '../db/sql-errors.js';
-import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import {
+  businessInvalid as invalid,
+  businessMessages as msg,
+  idToDelete,
+} from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
 import { checkId, ValidationCollector } from '../shared/validation.js';
@@ -86,23 +90,20 @@ export class SchemaService {
 
   /** Only the id is needed; a schema that a repository view uses cannot be deleted. */
   async delete(body: Readonly<Record<string, unknown>>): Promise<void> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(ENTITY));
-    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
-    if ((await this.store.findById(id.id)) === undefined) {
-      throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+    const id = idToDelete(body, ENTITY);
+    if ((await this.store.findById(id)) === undefined) {
+      throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
     }
-    await this.refuseWhenInUse(id.id);
+    await this.refuseWhenInUse(id);
     let deleted: boolean;
     try {
-      deleted = await this.store.delete(id.id);
+      deleted = await this.store.delete(id);
     } catch (error) {
       // A view took the schema after the check above; the database's foreign key refused the delete.
-      if (isForeignKeyViolation(error)) await this.refuseWhenInUse(id.id);
+      if (isForeignKeyViolation(error)) await this.refuseWhenInUse(id);
       throw error;
     }
-    if (!deleted) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+    if (!deleted) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
   }
 
   private async refuseWhenInUse(id: number): Promise<void> {

@@ -1,6 +1,10 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
 import type { Principal } from '../http/access.js';
-import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
+import {
+  businessInvalid as invalid,
+  businessMessages as msg,
+  idToDelete,
+} from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkId, checkString, ValidationCollector } from '../shared/validation.js';
@@ -120,12 +124,9 @@ export class UserService {
 
   /** Nobody deletes themselves, nor the last admin; the user's sessions end with them. */
   async delete(body: Body, caller: Principal): Promise<void> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    if (id.kind === 'absent') collector.business('DELETE', msg.requiresId(ENTITY));
-    if (id.kind !== 'valid' || !collector.isValid) throw new ValidationFailedError(collector.results());
-    const existing = await this.store.findById(id.id);
-    if (existing === undefined) throw invalid('DELETE', msg.doesNotExist(ENTITY, id.id));
+    const id = idToDelete(body, ENTITY);
+    const existing = await this.store.findById(id);
+    if (existing === undefined) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
     if (existing.id === caller.userId) throw invalid('DELETE', 'Users cannot delete themselves');
     if (existing.role === 'ROLE_ADMIN' && (await this.store.countWithRole('ROLE_ADMIN')) <= 1) {
       throw invalid('DELETE', 'The last administrator cannot be deleted');
