@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, buildTestApp, sendJson, type TestApp } from '../src/test-support/test-app.js';
+import { expectCleanRefusal, rawBodies, sendRaw } from '../src/test-support/refusals.js';
 
 /**
  * Every endpoint of the metadata-mapping capability against hostile and careless input: each answer is
@@ -17,14 +18,7 @@ const ENDPOINTS: [Method, string][] = [
 ];
 
 const long = 'x'.repeat(10_000);
-const RAW_BODIES: [string, string][] = [
-  ['malformed JSON', '{"gloss": "a",'],
-  ['a JSON array', '[{"gloss":"Title","field":"title"}]'],
-  ['a JSON string', '"hello"'],
-  ['a JSON number', '42'],
-  ['JSON null', 'null'],
-  ['an empty body', ''],
-];
+const RAW_BODIES = rawBodies('{"gloss":"Title","field":"title"}');
 
 const OBJECT_BODIES: [string, Record<string, unknown>][] = [
   ['an empty object', {}],
@@ -139,22 +133,9 @@ afterAll(async () => {
   await t.close();
 });
 
-function expectCleanRefusal(response: { statusCode: number; body: string }) {
-  expect([200, 400]).toContain(response.statusCode);
-  const envelope = JSON.parse(response.body) as { meta: { status: string; message: string } };
-  expect(envelope.meta.message.length).toBeGreaterThan(0);
-  if (response.statusCode === 200) expect(envelope.meta.status).toBe('INVALID');
-  else expect(envelope.meta.status).toBe('ERROR');
-}
-
 describe.each(ENDPOINTS)('%s %s', (method, url) => {
   it.each(RAW_BODIES)('refuses %s', async (_label, raw) => {
-    const response = await t.app.inject({
-      method,
-      url,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.adminToken}` },
-      payload: raw,
-    });
+    const response = await sendRaw(t, method, url, raw);
     expectCleanRefusal(response);
     expect(await snapshot()).toBe(before);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, buildTestApp, sendJson, type TestApp } from '../src/test-support/test-app.js';
+import { expectCleanRefusal, rawBodies, sendRaw } from '../src/test-support/refusals.js';
 
 /**
  * Every schema endpoint against hostile and careless input: each answer is a clear INVALID (200) or a
@@ -16,17 +17,9 @@ const long = 'x'.repeat(10_000);
 const script = '<script>alert(1)</script>';
 const sql = "'; DROP TABLE schemas; --";
 
-const RAW_BODIES: [string, string][] = [
-  ['malformed JSON', '{"name": "a",'],
-  [
-    'a JSON array',
-    '[{"name":"Dublin Core","abbreviation":"dc2","namespace":"http://purl.org/dc/elements/1.1/"}]',
-  ],
-  ['a JSON string', '"hello"'],
-  ['a JSON number', '42'],
-  ['JSON null', 'null'],
-  ['an empty body', ''],
-];
+const RAW_BODIES = rawBodies(
+  '{"name":"Dublin Core","abbreviation":"dc2","namespace":"http://purl.org/dc/elements/1.1/"}',
+);
 
 const OBJECT_BODIES: [string, Record<string, unknown>][] = [
   ['an empty object', {}],
@@ -129,22 +122,9 @@ afterAll(async () => {
   await t.close();
 });
 
-function expectCleanRefusal(response: { statusCode: number; body: string }) {
-  expect([200, 400]).toContain(response.statusCode);
-  const envelope = JSON.parse(response.body) as { meta: { status: string; message: string } };
-  expect(envelope.meta.message.length).toBeGreaterThan(0);
-  if (response.statusCode === 200) expect(envelope.meta.status).toBe('INVALID');
-  else expect(envelope.meta.status).toBe('ERROR');
-}
-
 describe.each(ENDPOINTS)('%s %s', (method, url) => {
   it.each(RAW_BODIES)('refuses %s', async (_label, raw) => {
-    const response = await t.app.inject({
-      method,
-      url,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.adminToken}` },
-      payload: raw,
-    });
+    const response = await sendRaw(t, method, url, raw);
     expectCleanRefusal(response);
     expect(await snapshot()).toBe(before);
   });
