@@ -15,6 +15,8 @@ import type { UserStore } from './user.store.js';
 
 type Body = Readonly<Record<string, unknown>>;
 
+const LAST_ADMIN_DEMOTED = 'The last administrator cannot be demoted';
+
 /** Use cases of interface §4.6 and the additions of DECISIONS.md §5. */
 export class UserService {
   constructor(
@@ -94,7 +96,7 @@ export class UserService {
         role !== 'ROLE_ADMIN' &&
         (await this.store.countWithRole('ROLE_ADMIN')) <= 1
       ) {
-        collector.business('UPDATE', 'The last administrator cannot be demoted');
+        collector.business('UPDATE', LAST_ADMIN_DEMOTED);
       }
       if (username !== existing.username && (await this.store.findByUsername(username)) !== undefined) {
         collector.business('UPDATE', msg.valueExists(ENTITY, 'username', username));
@@ -109,13 +111,16 @@ export class UserService {
     ) {
       throw new ValidationFailedError(collector.results());
     }
-    let updated: User | undefined;
+    let updated: User | 'last-admin' | undefined;
     try {
-      updated = await this.store.update({ id: existing.id, username, role, ...profile });
+      // The check above reports the common case with the other messages; this write repeats it
+      // atomically, so two concurrent demotions cannot leave the service without an administrator.
+      updated = await this.store.updateKeepingAnAdmin({ id: existing.id, username, role, ...profile });
     } catch (error) {
       if (isUniqueViolation(error)) throw invalid('UPDATE', msg.valueExists(ENTITY, 'username', username));
       throw error;
     }
+    if (updated === 'last-admin') throw invalid('UPDATE', LAST_ADMIN_DEMOTED);
     if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
     // A role change must take effect at once: the user signs in again with the new role.
     if (updated.role !== existing.role) await this.revokeSessions(updated.id);
@@ -128,11 +133,9 @@ export class UserService {
     const existing = await this.store.findById(id);
     if (existing === undefined) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
     if (existing.id === caller.userId) throw invalid('DELETE', 'Users cannot delete themselves');
-    if (existing.role === 'ROLE_ADMIN' && (await this.store.countWithRole('ROLE_ADMIN')) <= 1) {
-      throw invalid('DELETE', 'The last administrator cannot be deleted');
-    }
-    if (!(await this.store.delete(existing.id)))
-      throw invalid('DELETE', msg.doesNotExist(ENTITY, existing.id));
+    const outcome = await this.store.deleteKeepingAnAdmin(existing.id);
+    if (outcome === 'last-admin') throw invalid('DELETE', 'The last administrator cannot be deleted');
+    if (outcome === 'missing') throw invalid('DELETE', msg.doesNotExist(ENTITY, existing.id));
   }
 
   /** Checks the current password, stores the new one and ends every session of the user. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import { isRole, type Role } from '../http/access.js';
 import type { User } from './user.js';
@@ -70,30 +70,68 @@ export class UserStore {
     return toDomain(row);
   }
 
-  async update(user: User): Promise<User | undefined> {
-    const row = await this.db
-      .updateTable('users')
-      .set({
-        username: user.username,
-        role: user.role,
-        first_name: user.firstName,
-        last_name: user.lastName,
-        email: user.email,
-      })
-      .where('id', '=', user.id)
-      .returningAll()
-      .executeTakeFirst();
-    return row === undefined ? undefined : toDomain(row);
+  /**
+   * Updates a user unless that would leave no administrator: the count and the write happen in one
+   * transaction that first claims every administrator row (a no-op write), so two concurrent demotions
+   * are serialised on PostgreSQL as on SQLite and the second sees the first. A user demoted to
+   * ROLE_USER cannot curate, so they leave every view's curators in the same transaction.
+   */
+  async updateKeepingAnAdmin(user: User): Promise<User | 'last-admin' | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await claimAdminsAndRead(trx, user.id);
+      if (current === undefined) return undefined;
+      if (current.role === 'ROLE_ADMIN' && user.role !== 'ROLE_ADMIN' && current.admins <= 1)
+        return 'last-admin';
+      const row = await trx
+        .updateTable('users')
+        .set({
+          username: user.username,
+          role: user.role,
+          first_name: user.firstName,
+          last_name: user.lastName,
+          email: user.email,
+        })
+        .where('id', '=', user.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (row !== undefined && user.role === 'ROLE_USER')
+        await trx.deleteFrom('repository_view_curators').where('user_id', '=', user.id).execute();
+      return row === undefined ? undefined : toDomain(row);
+    });
+  }
+
+  /** Deletes a user unless they are the last administrator; serialised like `updateKeepingAnAdmin`. */
+  async deleteKeepingAnAdmin(id: number): Promise<'deleted' | 'last-admin' | 'missing'> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await claimAdminsAndRead(trx, id);
+      if (current === undefined) return 'missing';
+      if (current.role === 'ROLE_ADMIN' && current.admins <= 1) return 'last-admin';
+      const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n ? 'deleted' : 'missing';
+    });
   }
 
   async setPasswordHash(id: number, passwordHash: string): Promise<void> {
     await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
   }
+}
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
-  }
+/**
+ * Locks every administrator row (PostgreSQL row locks; SQLite has one writer anyway), then reads the
+ * administrator count and the user's current role inside the same transaction.
+ */
+async function claimAdminsAndRead(
+  trx: Transaction<Database>,
+  id: number,
+): Promise<{ role: string; admins: number } | undefined> {
+  await trx.updateTable('users').set({ role: 'ROLE_ADMIN' }).where('role', '=', 'ROLE_ADMIN').execute();
+  const { n } = await trx
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('role', '=', 'ROLE_ADMIN')
+    .executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('users').select('role').where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : { role: row.role, admins: Number(n) };
 }
 
 function toDomain(row: UserRow): User {
