@@ -199,6 +199,41 @@ describe(`transactions (${testDialect})`, () => {
     await repo(t.app, 'DELETE', other);
   });
 
+  it('a commit applies staged changes in the order they were made: parent, child, grandchild (issue 8)', async () => {
+    const tx = await begin();
+    for (const p of ['/tx-order', '/tx-order/child', '/tx-order/child/grand']) {
+      expect((await repo(t.app, 'PUT', p, turtle('', { 'atomic-id': tx }))).statusCode).toBe(201);
+    }
+    // Changing the parent again after its descendants keeps its place before them.
+    await repo(
+      t.app,
+      'PATCH',
+      '/tx-order',
+      sparql(`INSERT DATA { <> <${TITLE}> "parent" }`, { 'atomic-id': tx }),
+    );
+    expect((await repo(t.app, 'PUT', tx)).statusCode).toBe(204);
+    for (const p of ['/tx-order', '/tx-order/child', '/tx-order/child/grand'])
+      expect((await repo(t.app, 'GET', p)).statusCode).toBe(200);
+    expect(await titleOf('/tx-order')).toEqual(['parent']);
+    expect(
+      objects(await repo(t.app, 'GET', '/tx-order/child'), `${BASE}/tx-order/child`, `${NS.ldp}contains`),
+    ).toEqual([`${BASE}/tx-order/child/grand`]);
+  });
+
+  it('a commit that deletes grandchild, child and parent in that order leaves them all gone (issue 8)', async () => {
+    await createContainer(t.app, '/tx-unwind');
+    await createContainer(t.app, '/tx-unwind/child');
+    await createContainer(t.app, '/tx-unwind/child/grand');
+    const tx = await begin();
+    for (const p of ['/tx-unwind/child/grand', '/tx-unwind/child', '/tx-unwind'])
+      expect((await repo(t.app, 'DELETE', p, { headers: { 'atomic-id': tx } })).statusCode).toBe(204);
+    expect((await repo(t.app, 'GET', '/tx-unwind/child/grand')).statusCode).toBe(200);
+    expect((await repo(t.app, 'PUT', tx)).statusCode).toBe(204);
+    for (const p of ['/tx-unwind', '/tx-unwind/child', '/tx-unwind/child/grand'])
+      expect((await repo(t.app, 'GET', p)).statusCode).toBe(410);
+    expect((await repo(t.app, 'DELETE', '/tx-unwind/fcr:tombstone')).statusCode).toBe(204);
+  });
+
   it('POST on the transaction refreshes it; an unknown transaction is 404 on its URI and 409 as Atomic-ID', async () => {
     const tx = await begin();
     const refreshed = await repo(t.app, 'POST', tx);

@@ -435,7 +435,8 @@ export class RepositoryStore {
       .select((eb) => eb.fn.max('seq').as('max'))
       .where('tx_id', '=', txId)
       .executeTakeFirst();
-    return row?.max ?? 0 + 1;
+    // Parenthesised: `a ?? 0 + 1` is `a ?? 1`, which gave every staged operation seq 1 (issue 8).
+    return (row?.max ?? 0) + 1;
   }
 
   private async acquireLock(trx: Trx, txId: string, path: string, now: number): Promise<void> {
