@@ -16,6 +16,7 @@ import {
   type RepositoryStore,
   type WriteOp,
 } from '../store/repository.store.js';
+import { isActiveMediaType, REPOSITORY_SAFETY_HEADERS } from './active-content.js';
 import { RepositoryError, RevisionConflict } from './errors.js';
 import {
   checkWritePreconditions,
@@ -391,7 +392,9 @@ export class RepositoryHandlers {
     reply.header('accept-ranges', 'bytes');
     reply.header('vary', 'Range, Accept-Datetime, Want-Digest');
     const query = (request.raw.url ?? '').split('?')[1] ?? '';
-    const inline = new URLSearchParams(query).get('inline') === 'true';
+    // Active content (HTML, SVG, XML, script) is never inline: it would run on the service's origin.
+    const inline = new URLSearchParams(query).get('inline') === 'true' && !isActiveMediaType(binary.mimeType);
+    reply.headers(REPOSITORY_SAFETY_HEADERS);
     reply.header(
       'content-disposition',
       contentDisposition(inline ? 'inline' : 'attachment', binary.filename, binary.size),

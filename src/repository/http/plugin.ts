@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RepositoryCredentials } from '../credentials.js';
 import { TransactionUnusable } from '../store/repository.store.js';
+import { REPOSITORY_SAFETY_HEADERS } from './active-content.js';
 import { RepositoryError, RevisionConflict } from './errors.js';
 import { authenticatedUser, baseOf, expiresOverride, type RepositoryHandlers } from './handlers.js';
 import { CONSTRAINED_BY } from './render.js';
@@ -71,6 +72,8 @@ export function repositoryPlugin(handlers: RepositoryHandlers, credentials: Repo
     // The security headers hook sets `Expires: 0` on every response; a transaction start answers its
     // expiry in Expires (Fedora 6), so give it back here (this scope's hooks run after the root's).
     scope.addHook('onSend', async (_request, reply, payload) => {
+      // Nothing /rest answers (uploaded HTML or SVG above all) may run scripts on the service's origin.
+      reply.headers(REPOSITORY_SAFETY_HEADERS);
       const expires = expiresOverride.get(reply);
       if (expires !== undefined) reply.header('expires', expires);
       return payload;
