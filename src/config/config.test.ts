@@ -64,4 +64,35 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_VOCABULARY_ALLOWED_HOSTS must be a comma-separated list of host names or IP addresses/,
     );
   });
+
+  it('reads the slow-client limits and refuses a headers timeout longer than the request timeout', () => {
+    expect(loadConfig({})).toMatchObject({
+      idleTimeoutSeconds: 120,
+      headersTimeoutSeconds: 30,
+      requestTimeoutSeconds: 3600,
+      keepAliveTimeoutSeconds: 10,
+      maxConnections: 512,
+    });
+    expect(
+      loadConfig({
+        SCRIPTORIUM_IDLE_TIMEOUT_SECONDS: '5',
+        SCRIPTORIUM_HEADERS_TIMEOUT_SECONDS: '60',
+        SCRIPTORIUM_REQUEST_TIMEOUT_SECONDS: '0',
+        SCRIPTORIUM_KEEP_ALIVE_TIMEOUT_SECONDS: '2',
+        SCRIPTORIUM_MAX_CONNECTIONS: '64',
+      }),
+    ).toMatchObject({
+      idleTimeoutSeconds: 5,
+      headersTimeoutSeconds: 60,
+      requestTimeoutSeconds: 0,
+      keepAliveTimeoutSeconds: 2,
+      maxConnections: 64,
+    });
+    expect(() =>
+      loadConfig({ SCRIPTORIUM_HEADERS_TIMEOUT_SECONDS: '60', SCRIPTORIUM_REQUEST_TIMEOUT_SECONDS: '30' }),
+    ).toThrow(/SCRIPTORIUM_HEADERS_TIMEOUT_SECONDS must not exceed SCRIPTORIUM_REQUEST_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ SCRIPTORIUM_MAX_CONNECTIONS: '0' })).toThrow(
+      /SCRIPTORIUM_MAX_CONNECTIONS must be an integer from 1/,
+    );
+  });
 });

@@ -43,6 +43,18 @@ export interface Config {
    * link-local or private (by default every such address is refused).
    */
   readonly vocabularyFetchAllowedHosts: readonly string[];
+  /**
+   * Connection limits against slow clients (slowloris), in seconds: a connection with no traffic either
+   * way for `idleTimeoutSeconds` is closed; a request's headers must arrive within
+   * `headersTimeoutSeconds` and the whole request, body included, within `requestTimeoutSeconds` (0: no
+   * limit, the idle timeout still applies); an idle keep-alive connection closes after
+   * `keepAliveTimeoutSeconds`. At most `maxConnections` connections are open at once per process.
+   */
+  readonly idleTimeoutSeconds: number;
+  readonly headersTimeoutSeconds: number;
+  readonly requestTimeoutSeconds: number;
+  readonly keepAliveTimeoutSeconds: number;
+  readonly maxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -145,7 +157,33 @@ export function loadConfig(env: Env): Config {
     tokenTtlMinutes: integer('SCRIPTORIUM_TOKEN_TTL_MINUTES', 480, 1, 60 * 24 * 30),
     bodyLimit: integer('SCRIPTORIUM_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     vocabularyFetchAllowedHosts: Object.freeze(hostList('SCRIPTORIUM_VOCABULARY_ALLOWED_HOSTS')),
+    ...connectionLimits(integer, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * The slow-client limits. Defaults: a stall of 2 minutes closes a connection (longer than one upstream
+ * request may take, 30 s); headers within 30 s; a whole request within an hour, so a 100 MiB upload still
+ * fits on a link of 0.25 Mbit/s while a body trickled in byte by byte cannot hold a connection for ever;
+ * keep-alive connections idle 10 s; 512 connections per process, well under the usual 1024 open files.
+ */
+function connectionLimits(
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+) {
+  const limits = {
+    idleTimeoutSeconds: integer('SCRIPTORIUM_IDLE_TIMEOUT_SECONDS', 120, 1, 86_400),
+    headersTimeoutSeconds: integer('SCRIPTORIUM_HEADERS_TIMEOUT_SECONDS', 30, 1, 3_600),
+    requestTimeoutSeconds: integer('SCRIPTORIUM_REQUEST_TIMEOUT_SECONDS', 3_600, 0, 7 * 86_400),
+    keepAliveTimeoutSeconds: integer('SCRIPTORIUM_KEEP_ALIVE_TIMEOUT_SECONDS', 10, 1, 3_600),
+    maxConnections: integer('SCRIPTORIUM_MAX_CONNECTIONS', 512, 1, 1_000_000),
+  };
+  if (limits.requestTimeoutSeconds > 0 && limits.headersTimeoutSeconds > limits.requestTimeoutSeconds) {
+    problems.push(
+      'SCRIPTORIUM_HEADERS_TIMEOUT_SECONDS must not exceed SCRIPTORIUM_REQUEST_TIMEOUT_SECONDS (unless that is 0)',
+    );
+  }
+  return limits;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
 import { accessHook, type Authorizer, type Role } from './access.js';
+import { capConnections, connectionOptions } from './connection-limits.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
@@ -55,7 +56,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
         .send(envelope('ERROR', error.message));
     },
     ajv: { customOptions: { coerceTypes: false } },
+    ...connectionOptions(options.config),
   });
+  capConnections(app, options.config);
 
   // Route schemas describe the API for OpenAPI. Input is checked by each capability's validators so
   // that failures carry the reference's messages as INVALID envelopes; responses are serialized as
