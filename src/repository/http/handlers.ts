@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Quad } from 'n3';
 import type { BinaryStore } from '../binaries/binary-store.js';
@@ -17,6 +16,7 @@ import {
   type WriteOp,
 } from '../store/repository.store.js';
 import { isActiveMediaType, REPOSITORY_SAFETY_HEADERS } from './active-content.js';
+import { bodyStream, discardBody, hasBody, readText } from './body.js';
 import { RepositoryError, RevisionConflict } from './errors.js';
 import {
   checkWritePreconditions,
@@ -83,32 +83,6 @@ function sub(iri: string, segment: string): string {
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
-}
-
-function bodyStream(request: FastifyRequest): Readable {
-  const body = request.body;
-  return body instanceof Readable ? body : Readable.from([]);
-}
-
-async function readText(request: FastifyRequest, limit: number): Promise<string> {
-  const length = Number(request.headers['content-length'] ?? '0');
-  if (length > limit) throw new RepositoryError(413, `The body is larger than the limit of ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of bodyStream(request)) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) throw new RepositoryError(413, `The body is larger than the limit of ${limit} bytes`);
-    chunks.push(buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.includes('\uFFFD')) throw RepositoryError.badRequest('The body is not valid UTF-8');
-  return text;
 }
 
 /**
@@ -922,8 +896,9 @@ export class RepositoryHandlers {
       }
       label = slug;
     }
-    // Consume and ignore the body (spec 4.3.3.1: the body of a POST without Memento-Datetime is ignored).
-    await readText(ctx.request, this.settings.maxBinaryBytes).catch(() => '');
+    // Spec 4.3.3.1: the body of a POST without Memento-Datetime is ignored. It is read and dropped, never
+    // kept; one larger than an RDF body may be is refused at once (issue 8: it was buffered whole).
+    await discardBody(ctx.request, this.settings.rdfBodyLimit);
     const datetime = Math.floor(ctx.now / 1000) * 1000;
     const memento = mementoStamp(datetime);
     await this.store.insertMemento({ path: record.path, memento, label, datetime, record });
