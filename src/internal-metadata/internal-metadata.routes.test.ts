@@ -189,6 +189,23 @@ describe('internal metadata: rules', () => {
     expect(await list()).toEqual([]);
   });
 
+  it('reports an unknown id and a duplicate field together: one message never hides another', async () => {
+    await create('Title', 'title');
+    const response = await sendJson(t.app, 'POST', URL, { id: 4242, gloss: 'Other', field: 'title' });
+    expect(body(response).payload).toEqual({
+      ValidationResults: {
+        valid: false,
+        messages: {
+          business: {
+            CREATE:
+              'InternalMetadata ids are assigned by the service; send id null to create; ' +
+              'InternalMetadata with field of title already exists',
+          },
+        },
+      },
+    });
+  });
+
   it('reports an id that already exists on create', async () => {
     const created = await create('Title', 'title');
     const response = await sendJson(t.app, 'POST', URL, { id: created.id, gloss: 'Other', field: 'other' });

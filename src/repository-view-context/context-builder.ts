@@ -58,6 +58,8 @@ export interface ContextInput {
   readonly features: RepositoryFeatures;
   readonly versions: readonly VersionInfo[];
   readonly transactionDetails?: TransactionDetails | undefined;
+  /** For a version: its label as the repository lists it (else the memento's address segment is used). */
+  readonly versionLabel?: string | undefined;
 }
 
 /** The memento label of a version URI (`…/fcr:versions/<label>`), else undefined. */
@@ -73,7 +75,8 @@ export function buildContext(input: ContextInput): RepositoryViewContext {
   const own = description.quads.filter((q) => !STRUCTURAL.has(q.predicate.value));
   const isMetadata = (q: Quad) =>
     input.metadataPrefixes.some((prefix) => q.predicate.value.startsWith(prefix));
-  const version = versionLabelOf(uri) ?? null;
+  const segment = versionLabelOf(uri);
+  const version = segment === undefined ? null : (input.versionLabel ?? segment);
   const parentUri = version === null ? description.parent : uri.replace(/\/fcr:versions\/[^/]+$/, '');
   return {
     name: nameOf(input, version),
@@ -103,8 +106,10 @@ export function buildContext(input: ContextInput): RepositoryViewContext {
 
 function nameOf(input: ContextInput, version: string | null): string {
   const { description } = input;
+  // A memento's triples are about the original resource, not about the memento's own address.
+  const subject = version === null ? description.uri : description.uri.replace(/\/fcr:versions\/[^/]+$/, '');
   const about = description.quads.filter(
-    (q) => q.subject.value === description.uri && q.object.termType === 'Literal',
+    (q) => q.subject.value === subject && q.object.termType === 'Literal',
   );
   const predicates = description.isBinary ? [...NAME_PREDICATES, FILENAME] : NAME_PREDICATES;
   let name = input.isRoot ? 'Root' : description.uri;

@@ -6,7 +6,7 @@ import type {
   TransactionInfo,
 } from '../repositories/repository-adapter.js';
 import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
-import { BadRequestError } from '../shared/errors.js';
+import { BadRequestError, ForbiddenError } from '../shared/errors.js';
 import {
   buildContext,
   childTriples,
@@ -23,6 +23,8 @@ import { DataFactory } from 'n3';
 export interface ContextSession {
   readonly opened: OpenedView;
   readonly context: ResolvedContext;
+  /** Who asks: some operations need more than the view's curator role. */
+  readonly caller: Principal;
 }
 
 const MAX_CHILD_TRIPLES = 1000;
@@ -41,7 +43,7 @@ export class ContextService {
     caller: Principal,
   ): Promise<ContextSession> {
     const opened = await this.views.open(type, viewId, caller);
-    return { opened, context: resolveContextUri(opened.view.rootUri, contextUri) };
+    return { opened, context: resolveContextUri(opened.view.rootUri, contextUri), caller };
   }
 
   /** Opens the view only (GET /transaction and GET /query take no contextUri). */
@@ -60,6 +62,12 @@ export class ContextService {
       adapter.features.versioning && !isVersion && context.tx === undefined
         ? await adapter.listVersions(context.uri)
         : [];
+    // A version's label is listed with the original resource, not at the memento's own address.
+    const versionLabel = isVersion
+      ? (await adapter.listVersions(context.uri.replace(/\/fcr:versions\/[^/]+$/, ''))).find(
+          (version) => version.uri === context.uri,
+        )?.name
+      : undefined;
     return buildContext({
       description,
       isRoot: context.isRoot,
@@ -67,6 +75,7 @@ export class ContextService {
       features: adapter.features,
       versions,
       transactionDetails,
+      versionLabel,
     });
   }
 
@@ -151,6 +160,9 @@ export class ContextService {
   }
 
   async delete(session: ContextSession): Promise<void> {
+    // Deleting the root empties the whole view (its versions go too): an administrator's decision.
+    if (session.context.isRoot && session.caller.role !== 'ROLE_ADMIN')
+      throw new ForbiddenError('Only an administrator may delete the root of a repository view');
     await session.opened.adapter.delete(session.context.uri, session.context.tx);
     if (session.context.tx !== undefined) await session.opened.adapter.refreshTransaction(session.context.tx);
   }
@@ -189,7 +201,7 @@ export class ContextService {
   async restoreVersion(session: ContextSession): Promise<RepositoryViewContext> {
     const resource = await session.opened.adapter.restoreVersion(session.context.uri);
     const context = resolveContextUri(session.opened.view.rootUri, resource);
-    return this.read({ opened: session.opened, context });
+    return this.read({ ...session, context });
   }
 
   async deleteVersion(session: ContextSession): Promise<void> {

@@ -37,6 +37,18 @@ async function create(overrides: Record<string, unknown> = {}) {
   return envelope.payload.RepositoryView as Record<string, unknown> & { id: number };
 }
 
+describe('repository views: what is stored is answered', () => {
+  it('keeps username "" as "" and null as null (both mean no credentials)', async () => {
+    const empty = await create({ name: 'Empty username', username: '' });
+    expect(empty.username).toBe('');
+    const read = body(await sendJson(t.app, 'GET', `/repository-view/${empty.id}`)).payload
+      .RepositoryView as Record<string, unknown>;
+    expect(read.username).toBe('');
+    const none = await create({ name: 'No username', username: null });
+    expect(none.username).toBeNull();
+  });
+});
+
 describe('repository views: the samples of cap-behaviour.md §12', () => {
   it('row 1: GET /repository-view with no views answers an empty LinkedList', async () => {
     expect((await sendJson(t.app, 'GET', '/repository-view')).json()).toEqual({

@@ -154,7 +154,8 @@ export function parseRepositoryView(
     type,
     name,
     rootUri,
-    username: username === '' ? null : username,
+    // Kept as sent: "" and null both mean no credentials, and the view answers what was stored.
+    username,
     password:
       password === null
         ? { kind: 'keep' }

@@ -57,8 +57,9 @@ export class RepositoryViewService {
   }
 
   async get(idText: string, caller: Principal): Promise<RepositoryView> {
-    const view = await this.findOrThrow(parsePathId(idText, 'repository view id'));
-    assertMayUse(view, caller);
+    const id = parsePathId(idText, 'repository view id');
+    const view = await this.findForCaller(id, caller);
+    if (view === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
     return view;
   }
 
@@ -86,28 +87,38 @@ export class RepositoryViewService {
     const collector = new ValidationCollector();
     const id = checkId(body, collector);
     if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
+    // Permission before validation: a curator learns nothing (names, ids) about views they do not curate.
+    const existing = id.kind === 'valid' ? await this.findForCaller(id.id, caller) : undefined;
     const input = parseRepositoryView(body, collector);
-    const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
     // Interface §7 rule 2, exactly.
     if (id.kind === 'valid' && existing === undefined)
       collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
     if (existing !== undefined) await this.checkName(body, 'UPDATE', existing, collector);
     if (existing !== undefined && input !== undefined) {
       await this.checkReferences(input, collector);
-      const curatorsChange =
-        input.curatorIds !== undefined && !sameIds(input.curatorIds, existing.curatorIds);
-      if (caller.role !== 'ROLE_ADMIN' && curatorsChange)
-        collector.business('UPDATE', "Only an administrator may change a repository view's curators");
+      if (caller.role !== 'ROLE_ADMIN') {
+        const curatorsChange =
+          input.curatorIds !== undefined && !sameIds(input.curatorIds, existing.curatorIds);
+        if (curatorsChange)
+          collector.business('UPDATE', "Only an administrator may change a repository view's curators");
+        // Where the stored password is sent is an administrator's decision (issue 8, finding 1).
+        if (
+          input.type !== existing.type ||
+          input.rootUri !== existing.rootUri ||
+          input.username !== existing.username
+        )
+          collector.business('UPDATE', ORIGIN_FIELDS_ADMIN_ONLY);
+      }
     }
     if (existing === undefined || input === undefined || !collector.isValid)
       throw new ValidationFailedError(collector.results());
-    assertMayUse(existing, caller);
     const password: PasswordColumn =
-      input.password.kind === 'keep'
-        ? undefined
-        : input.password.kind === 'clear'
-          ? null
-          : this.cipher.encrypt(input.password.value);
+      input.password.kind === 'set'
+        ? this.cipher.encrypt(input.password.value)
+        : input.password.kind === 'clear' || !sameOrigin(input.rootUri, existing.rootUri)
+          ? // A stored password never follows the view to another origin unless sent again.
+            null
+          : undefined;
     let updated: RepositoryView | undefined;
     try {
       updated = await this.store.update(existing.id, record(input, existing), password);
@@ -138,12 +149,13 @@ export class RepositoryViewService {
    * caller must be an ADMIN or one of its curators.
    */
   async open(typeText: string, idText: string, caller: Principal): Promise<OpenedView> {
+    const id = parsePathId(idText, 'repository view id');
+    const view = await this.findForCaller(id, caller);
+    if (view === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
     if (!isRepositoryKind(typeText))
       throw new BadRequestError(`Unknown repository view type ${typeText}; use FEDORA or LDP`);
-    const view = await this.findOrThrow(parsePathId(idText, 'repository view id'));
     if (view.type !== typeText)
       throw new BadRequestError(`Repository view ${view.id} is of type ${view.type}, not ${typeText}`);
-    assertMayUse(view, caller);
     const all = await this.deps.schemas();
     // In the view's own order: it decides the order of the query help's PREFIX lines.
     const schemas = view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id));
@@ -167,8 +179,12 @@ export class RepositoryViewService {
     const input = parseRepositoryView({ name: 'unsaved view', ...body, type: typeText }, collector);
     if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
     let password = input.password.kind === 'set' ? input.password.value : null;
-    if (input.password.kind === 'keep' && id.kind === 'valid')
-      password = this.decrypt(await this.store.findEncryptedPassword(id.id));
+    if (input.password.kind === 'keep' && id.kind === 'valid') {
+      // The saved password is only sent to the saved view's own origin (issue 8, finding 1).
+      const saved = await this.store.findById(id.id);
+      if (saved !== undefined && sameOrigin(saved.rootUri, input.rootUri))
+        password = this.decrypt(await this.store.findEncryptedPassword(id.id));
+    }
     return this.deps.createAdapter({
       type: typeText,
       rootUri: input.rootUri,
@@ -222,9 +238,15 @@ export class RepositoryViewService {
     }
   }
 
-  private async findOrThrow(id: number): Promise<RepositoryView> {
+  /**
+   * The view with this id as the caller may see it: undefined when it does not exist (administrators
+   * only), ForbiddenError when the caller does not curate it. To anyone else an unknown id looks like a
+   * view they do not curate, so ids cannot be probed.
+   */
+  private async findForCaller(id: number, caller: Principal): Promise<RepositoryView | undefined> {
     const view = await this.store.findById(id);
-    if (view === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
+    if (caller.role !== 'ROLE_ADMIN' && view?.curatorIds.includes(caller.userId) !== true)
+      throw new ForbiddenError(`You are not a curator of repository view ${id}`);
     return view;
   }
 
@@ -255,10 +277,12 @@ function sameIds(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((id) => b.includes(id));
 }
 
-function assertMayUse(view: RepositoryView, caller: Principal): void {
-  if (caller.role !== 'ROLE_ADMIN' && !view.curatorIds.includes(caller.userId)) {
-    throw new ForbiddenError(`You are not a curator of repository view ${view.id}`);
-  }
+const ORIGIN_FIELDS_ADMIN_ONLY =
+  "Only an administrator may change a repository view's type, rootUri or username";
+
+/** Same scheme, host and port: where HTTP Basic credentials may go. */
+function sameOrigin(a: string, b: string): boolean {
+  return new URL(a).origin === new URL(b).origin;
 }
 
 export function parsePathId(text: string, what: string): number {

@@ -11,11 +11,12 @@ const CHECKS = {
   ping: { run: (adapter: RepositoryAdapter) => adapter.ping(), success: 'Ping was successful!' },
   auth: {
     run: (adapter: RepositoryAdapter) => adapter.checkAuth(),
-    success: 'Authentication was successful!',
+    // The interface's default message: it names no other for auth and content.
+    success: undefined,
   },
   content: {
     run: (adapter: RepositoryAdapter) => adapter.checkContent(),
-    success: 'The repository root is valid content!',
+    success: undefined,
   },
 } as const;
 

@@ -17,12 +17,24 @@ export class ValidationCollector {
 
   add(category: string, key: string, message: string): void {
     // The first message for a (category, key) pair wins, as Weaver's dedupe does.
-    const bucket = (this.messages[category] ??= {});
+    const bucket = this.bucketOf(category);
     bucket[key] ??= message;
   }
 
+  private bucketOf(category: string): Record<string, string> {
+    return (this.messages[category] ??= {});
+  }
+
+  /**
+   * Business rules are independent of each other, so a second failure of the same operation is
+   * appended to the first ("; ") rather than hidden by it: a POST with an unknown id and a duplicate
+   * name reports both (the reference's last-one-wins dropped one).
+   */
   business(operation: BusinessOperation, message: string): void {
-    this.add('business', operation, message);
+    const bucket = this.bucketOf('business');
+    const previous = bucket[operation];
+    if (previous === undefined) bucket[operation] = message;
+    else if (!previous.split('; ').includes(message)) bucket[operation] = `${previous}; ${message}`;
   }
 
   get isValid(): boolean {

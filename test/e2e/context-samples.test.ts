@@ -212,6 +212,9 @@ describe('repository view context: samples', () => {
     const versions = ctxOf(made).versions as { name: string; time: string; triple: { object: string } }[];
     expect(versions.map((version) => version.name)).toContain('v1');
     const memento = versions.find((version) => version.name === 'v1')!.triple.object;
+    // A version is named after the resource's title and its label, not after the memento's address.
+    const ofVersion = await sendJson(t.app, 'GET', `${v.prefix}?${q(memento)}`);
+    expect(ctxOf(ofVersion)).toMatchObject({ name: 'Versioned (v1)', isVersion: true, version: 'v1' });
     const restored = await sendJson(t.app, 'PATCH', `${v.prefix}/version?${q(memento)}`, { id: v.viewId });
     expect(body(restored).meta).toEqual(SUCCESS);
     expect(ctxOf(restored).name).toBe('Versioned');
@@ -231,7 +234,11 @@ describe('repository view context: samples', () => {
       .RepositoryView as Record<string, unknown>;
     for (const path of ['verify/auth', 'verify/content', 'auth', 'content', 'verify/ping', 'ping']) {
       const response = await sendJson(t.app, 'POST', `/repository-view/FEDORA/${path}`, view);
-      expect(body(response).meta.status, `${path}: ${response.body}`).toBe('SUCCESS');
+      // Interface §3: the default message unless the endpoint states another (DECISIONS §6 names ping's).
+      expect(body(response).meta, `${path}: ${response.body}`).toEqual({
+        ...SUCCESS,
+        message: path.endsWith('ping') ? 'Ping was successful!' : 'Your request was successful',
+      });
     }
     const wrong = await sendJson(t.app, 'POST', '/repository-view/FEDORA/verify/auth', {
       ...view,
