@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { createAdapter } from './create-adapter.js';
 import { literal, namedNode, quad } from './rdf-io.js';
@@ -43,18 +43,27 @@ let base: string;
 /** A reply per `METHOD /path`; a list answers its replies in turn (the last one repeats). */
 let routes: Record<string, Reply | Reply[]> = {};
 let recorded: Recorded[] = [];
+/** Requests whose body had begun to arrive / that broke off before their end (`body` = what arrived). */
+let receiving: string[] = [];
+let aborted: Recorded[] = [];
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
+    const line = `${request.method ?? ''} ${request.url ?? ''}`;
+    const headers: Record<string, string> = {};
+    for (const name of RECORDED_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    request.on('data', (c: Buffer) => {
+      if (chunks.length === 0) receiving.push(line);
+      chunks.push(c);
+    });
+    request.on('error', () => {
+      aborted.push({ line, headers, body: Buffer.concat(chunks).toString() });
+    });
     request.on('end', () => {
-      const line = `${request.method ?? ''} ${request.url ?? ''}`;
-      const headers: Record<string, string> = {};
-      for (const name of RECORDED_HEADERS) {
-        const value = request.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
       recorded.push({ line, headers, body: Buffer.concat(chunks).toString() });
       const route = routes[line];
       const reply = (Array.isArray(route) ? (route.length > 1 ? route.shift() : route[0]) : route) ?? {
@@ -81,7 +90,24 @@ afterAll(async () => {
 beforeEach(() => {
   routes = {};
   recorded = [];
+  receiving = [];
+  aborted = [];
 });
+
+/**
+ * An upload body that sends `first`, then fails once the stub has begun to receive `line` (as the
+ * context route fails an upload that goes over the size limit).
+ */
+function failingBody(line: string, first: string): Readable {
+  const body = new PassThrough();
+  body.write(first);
+  void vi
+    .waitFor(() => {
+      expect(receiving).toContain(line);
+    })
+    .then(() => body.destroy(new Error('over the limit')));
+  return body;
+}
 
 const lines = () => recorded.map((r) => r.line);
 const turtle = (text: string): Reply => ({
@@ -200,6 +226,21 @@ describe('FedoraAdapter upstream requests (Fedora 6/7 API)', () => {
         body: 'hello world',
       },
     ]);
+  });
+
+  it('uploadBinary: a body that fails aborts the POST; the repository never sees a complete body', async () => {
+    routes['POST /rest/a'] = { status: 201, headers: { location: `${base}/rest/a/f` } };
+    await expect(
+      fedora().uploadBinary(`${base}/rest/a`, {
+        content: failingBody('POST /rest/a', 'the first bytes'),
+        filename: 'f.bin',
+        contentType: 'application/octet-stream',
+      }),
+    ).rejects.toBeInstanceOf(UpstreamFailedError);
+    await vi.waitFor(() => {
+      expect(aborted.map((r) => [r.line, r.body])).toEqual([['POST /rest/a', 'the first bytes']]);
+    });
+    expect(recorded).toEqual([]);
   });
 
   it('transactions: POST fcr:tx, POST/PUT/DELETE fcr:tx/<id>, Atomic-ID on requests inside', async () => {
@@ -386,9 +427,24 @@ describe('LdpAdapter upstream requests (generic LDP, CSS-style)', () => {
       contentType: 'image/png',
     });
     expect(lines()).toEqual(['POST /c/', 'HEAD /c/bin', 'PATCH /c/bin.meta']);
+    expect(recorded[0]?.headers.slug).toMatch(/^[0-9a-f-]{36}$/);
     expect(recorded[2]?.body).toBe(
       `INSERT DATA { <${base}/c/bin> <http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#filename> "a.png". }`,
     );
+  });
+
+  it('uploadBinary: POST with a random Slug; an upload that got no answer deletes <parent><slug>', async () => {
+    await expect(
+      ldp().uploadBinary(`${base}/c/`, {
+        content: failingBody('POST /c/', 'the first bytes'),
+        filename: 'f.bin',
+        contentType: 'application/octet-stream',
+      }),
+    ).rejects.toBeInstanceOf(UpstreamFailedError);
+    // A server that kept the truncated upload (CSS's file backend) is asked to delete it.
+    const slug = aborted[0]?.headers.slug ?? '';
+    expect(slug).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines()).toEqual([`DELETE /c/${slug}`]);
   });
 
   it('delete: DELETE; a 409 on a container lists and deletes its children first', async () => {

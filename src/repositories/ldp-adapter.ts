@@ -180,21 +180,28 @@ export class LdpAdapter implements RepositoryAdapter {
   async uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string> {
     this.noTransaction(tx);
     const parent = this.client.confine(parentUri);
-    let created: string;
+    // Named by us, so that what an interrupted upload left can be found and removed.
+    const slug = randomUUID();
+    let response: UpstreamResponse;
     try {
-      const response = await this.client.expectOk({
+      response = await this.client.send({
         method: 'POST',
         uri: parent,
         headers: {
           'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
           'content-disposition': attachmentDisposition(binary.filename),
+          slug,
         },
         body: binary.content,
       });
-      created = await this.locationOf(response);
+    } catch (error) {
+      await this.removeInterrupted(parent, slug);
+      throw error;
     } finally {
       if (!binary.content.readableEnded && !binary.content.destroyed) binary.content.resume();
     }
+    if (response.status < 200 || response.status >= 300) throw await this.client.fail(response);
+    const created = await this.locationOf(response);
     // Generic LDP servers drop the filename; it is kept in the binary's description.
     if (binary.filename !== '') {
       const target = await this.patchTarget(created);
@@ -407,6 +414,17 @@ export class LdpAdapter implements RepositoryAdapter {
     }
     await discard(await this.client.expectOk({ method: 'DELETE', uri: target }));
     this.patchTargets.delete(target);
+  }
+
+  /**
+   * After an upload that got no answer (its body failed, e.g. over the size limit and aborted, or the
+   * connection broke): a server may keep what it had read — Community Solid Server's file backend keeps
+   * the truncated file as a resource — so the resource the upload would have created is deleted. Best
+   * effort: a server that ignored the Slug named it otherwise, and then it cannot be found.
+   */
+  private async removeInterrupted(parent: string, slug: string): Promise<void> {
+    const uri = `${parent.endsWith('/') ? parent : `${parent}/`}${slug}`;
+    await this.client.send({ method: 'DELETE', uri }).then(discard, () => undefined);
   }
 
   private async locationOf(response: UpstreamResponse): Promise<string> {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess, success } from '../http/envelope.js';
 import { payloadOf } from '../http/schemas.js';
@@ -13,10 +14,42 @@ const FIXITY = payloadOf('FixityReport', {
 });
 
 /**
+ * A file over the upload limit: 413 ERROR (DECISIONS §2, a body over the limit). Shaped as a framework
+ * error (code and statusCode) so the error handler answers its status and message.
+ */
+class FileTooLargeError extends Error {
+  readonly code = 'FST_REQ_FILE_TOO_LARGE';
+  readonly statusCode = 413;
+  constructor(limit: number) {
+    super(`The file is larger than the limit of ${limit} bytes`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
+/**
+ * Busboy ends a file part early at the size limit (`truncated`) as if it were complete; streamed on like
+ * that, the repository would store the first `limit` bytes. Failing the stream instead makes undici abort
+ * the upstream request (the connection is cut, the body never completes), so the repository discards it.
+ * Returns a check that throws the 413 once the file went over the limit.
+ */
+function failAtLimit(file: Readable & { truncated: boolean }, limit: number): () => void {
+  file.once('limit', () => {
+    file.destroy(new FileTooLargeError(limit));
+  });
+  return () => {
+    if (file.truncated) throw new FileTooLargeError(limit);
+  };
+}
+
+/**
  * Binaries and versions through the context. Uploads stream from the multipart request to the
  * repository; `contextUri` comes from the query or from a form part sent before the file.
  */
-export function contextResourceRoutes(app: FastifyInstance, service: ContextService): void {
+export function contextResourceRoutes(
+  app: FastifyInstance,
+  service: ContextService,
+  limits: { maxFileBytes: number },
+): void {
   app.post<ContextRequest>(
     `${PREFIX}/resource`,
     {
@@ -34,17 +67,26 @@ export function contextResourceRoutes(app: FastifyInstance, service: ContextServ
           if (part.fieldname === 'contextUri' && typeof part.value === 'string') contextUri = part.value;
           continue;
         }
+        // At once: the limit may be reached while the view is looked up below.
+        const refuseOverLimit = failAtLimit(part.file, limits.maxFileBytes);
         if (part.fieldname !== 'file') throw new BadRequestError('The file part must be named file');
         if (contextUri === undefined)
           throw new BadRequestError('Send contextUri (a query parameter, or a form part before the file)');
         const session = await sessionOf(service, request, contextUri);
+        refuseOverLimit();
         const filename = part.filename === '' ? 'upload' : part.filename;
-        const context = await service.uploadResource(session, {
-          content: part.file,
-          filename,
-          contentType: part.mimetype || 'application/octet-stream',
-        });
-        if (part.file.truncated) throw new BadRequestError('The file is larger than the configured maximum');
+        const context = await service
+          .uploadResource(session, {
+            content: part.file,
+            filename,
+            contentType: part.mimetype || 'application/octet-stream',
+          })
+          .catch((error: unknown) => {
+            // The upstream request failed because the file went over the limit: say that, not how.
+            refuseOverLimit();
+            throw error;
+          });
+        refuseOverLimit();
         return success('RepositoryViewContext', context);
       }
       throw new BadRequestError('The multipart body has no file part');

@@ -135,7 +135,7 @@ export function contextRoutes(service: ContextService, limits: { maxFileBytes: n
         return success('String', service.queryHelp(opened), 'Successfully retrieved query help.');
       },
     );
-    contextResourceRoutes(app, service);
+    contextResourceRoutes(app, service, limits);
     contextTransactionRoutes(app, service);
   };
 }

@@ -19,21 +19,36 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * (`test/contract/ldp.contract.test.ts`). Start-up takes ≈5 s (Components.js instantiation).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const css = await startCommunitySolidServer(path.join(here, 'css-config.json'));
+  project.provide('cssBaseUrl', css.baseUrl);
+  return () => css.stop();
+}
+
+/**
+ * A Community Solid Server on a free loopback port with this configuration (`rootFilePath` for a file
+ * backend). Also used by tests that need a server of their own.
+ */
+export async function startCommunitySolidServer(
+  config: string,
+  rootFilePath?: string,
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}/`;
   const require = createRequire(import.meta.url);
   const mainModulePath = path.dirname(require.resolve('@solid/community-server/package.json'));
   const { AppRunner } = await import('@solid/community-server');
   const app = await new AppRunner().create({
-    config: path.join(here, 'css-config.json'),
+    config,
     loaderProperties: { mainModulePath, logLevel: 'error' },
-    shorthand: { port, baseUrl, loggingLevel: 'error' },
+    shorthand: {
+      port,
+      baseUrl,
+      loggingLevel: 'error',
+      ...(rootFilePath === undefined ? {} : { rootFilePath }),
+    },
   });
   await onLoopback(() => app.start());
-  project.provide('cssBaseUrl', baseUrl);
-  return async () => {
-    await app.stop();
-  };
+  return { baseUrl, stop: () => app.stop() };
 }
 
 /** A port that was free on 127.0.0.1 a moment ago. */
