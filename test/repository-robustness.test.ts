@@ -135,12 +135,44 @@ describe(`bad input (${testDialect})`, () => {
       '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description',
     ],
     ['Turtle in a named graph (TriG)', 'text/turtle', '<g> { <> <http://x/p> "o" }'],
+    // Issue 8, finding 12: code points beyond Unicode and lone surrogates.
+    ['Turtle with an escape above U+10FFFF', 'text/turtle', `<> <${TITLE}> "a\\UFFFFFFFF" .`],
+    [
+      'N-Triples with an escape beyond U+10FFFF',
+      'application/n-triples',
+      `<${BASE}/x> <${TITLE}> "\\U00110000" .`,
+    ],
+    ['Turtle with an escaped lone surrogate', 'text/turtle', `<> <${TITLE}> "\\uD800" .`],
+    ['JSON-LD with a lone surrogate', 'application/ld+json', `{"@id": "", "${TITLE}": "a\\ud800"}`],
+    [
+      'RDF/XML with a character reference beyond U+10FFFF',
+      'application/rdf+xml',
+      `<rdf:RDF xmlns:rdf="${NS.rdf}" xmlns:dc="${NS.dcterms}"><rdf:Description rdf:about=""><dc:title>&#x110000;</dc:title></rdf:Description></rdf:RDF>`,
+    ],
+    [
+      'RDF/XML with a surrogate character reference',
+      'application/rdf+xml',
+      `<rdf:RDF xmlns:rdf="${NS.rdf}" xmlns:dc="${NS.dcterms}"><rdf:Description rdf:about=""><dc:title>&#xD800;</dc:title></rdf:Description></rdf:RDF>`,
+    ],
   ])('%s → 400, nothing created', async (_name, contentType, body) => {
     const before = await childrenOf('/');
     const response = await repo(t.app, 'POST', '/', { headers: { 'content-type': contentType }, body });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(await childrenOf('/')).toEqual(before);
+  });
+
+  it.each([
+    ['an escape above U+10FFFF', 'above', '"a\\UFFFFFFFF"'],
+    ['an escape beyond U+10FFFF', 'beyond', '"\\U00110000"'],
+    ['an escaped lone surrogate', 'surrogate', '"\\U0000DC00"'],
+  ])('a SPARQL Update with %s → 400, nothing changed', async (_label, name, literal) => {
+    const path = `/escapes-${name}`;
+    await createContainer(t.app, path);
+    const etag = (await repo(t.app, 'GET', path)).headers.etag;
+    const response = await repo(t.app, 'PATCH', path, sparql(`INSERT DATA { <> <${TITLE}> ${literal} }`));
+    expect(response.statusCode).toBe(400);
+    expect((await repo(t.app, 'GET', path)).headers.etag).toBe(etag);
   });
 
   it.each([

@@ -111,6 +111,17 @@ const TRIPLES: [string, unknown][] = [
     'a huge object',
     { subject: '', predicate: 'http://purl.org/dc/terms/title', object: 'y'.repeat(200_000) },
   ],
+  // Issue 8, finding 12: code points beyond Unicode and lone surrogates, escaped or sent as JSON.
+  [
+    'an escape above U+10FFFF',
+    { subject: '', predicate: 'http://purl.org/dc/terms/title', object: '"a\\UFFFFFFFF"' },
+  ],
+  [
+    'an escaped lone surrogate',
+    { subject: '', predicate: 'http://purl.org/dc/terms/title', object: '"a\\uD800"@en' },
+  ],
+  ['a lone surrogate', { subject: '', predicate: 'http://purl.org/dc/terms/title', object: 'a\uDC00' }],
+  ['a lone surrogate in an IRI', { subject: '', predicate: 'http://purl.org/dc/terms/\uD800', object: 'x' }],
 ];
 
 describe.each([
@@ -137,6 +148,8 @@ describe('children, query and context URIs', () => {
     ['an object', { predicate: 'http://p', object: 'x' }],
     ['triples with relative predicates', [{ predicate: 'p', object: 'x' }]],
     ['too many triples', Array.from({ length: 1001 }, () => ({ predicate: 'http://p', object: 'x' }))],
+    ['an escape above U+10FFFF', [{ predicate: 'http://p', object: '"\\UFFFFFFFF"' }]],
+    ['a lone surrogate', [{ predicate: 'http://p', object: '\uD800' }]],
   ])('POST /children refuses %s', async (_label, payload) => {
     expectClean(await sendJson(t.app, 'POST', `${v.prefix}/children?${q('')}`, payload));
     expect(await snapshot()).toBe(before);
@@ -148,10 +161,55 @@ describe('children, query and context URIs', () => {
     ['a GRAPH insert', 'INSERT DATA { GRAPH <http://g> { <> <http://p> "x" } }'],
     ['not SPARQL', 'hello'],
     ['not a string', { query: 'INSERT DATA {}' }],
+    ['an escape above U+10FFFF', 'INSERT DATA { <> <http://p> "\\UFFFFFFFF" }'],
+    ['an escape beyond U+10FFFF', 'INSERT DATA { <> <http://p> "\\U00110000" }'],
+    ['an escaped lone surrogate', 'INSERT DATA { <> <http://p> "\\U0000DC00" }'],
   ])('POST /query refuses %s', async (_label, payload) => {
     expectClean(await sendJson(t.app, 'POST', `${v.prefix}/query?${q(child)}`, payload));
     expect(await snapshot()).toBe(before);
   });
+
+  it('names code points beyond Unicode and lone surrogates (400 or INVALID), before anything goes upstream', async () => {
+    const title = 'http://purl.org/dc/terms/title';
+    const refusals: Awaited<ReturnType<typeof sendJson>>[] = [];
+    for (const object of ['"a\\UFFFFFFFF"', '"\\uD800"@en', 'a\uDC00', '<http://x/\uD800>']) {
+      refusals.push(
+        await sendJson(t.app, 'POST', `${v.prefix}/metadata?${q(child)}`, {
+          subject: child,
+          predicate: title,
+          object,
+        }),
+      );
+      refusals.push(
+        await sendJson(t.app, 'POST', `${v.prefix}/children?${q('')}`, [{ predicate: title, object }]),
+      );
+    }
+    for (const response of refusals) {
+      expect(response.statusCode, response.body).toBe(400);
+      expect(body(response).meta.message).toMatch(/^A triple's object is not valid Unicode: /);
+    }
+    for (const literal of ['"\\UFFFFFFFF"', '"\\U04010000"', '"\\U0000DC00"', '"a\uD800"']) {
+      const response = await sendJson(
+        t.app,
+        'POST',
+        `${v.prefix}/query?${q(child)}`,
+        `INSERT DATA { <> <${title}> ${literal} }`,
+      );
+      expect(body(response).meta.status, response.body).toBe('INVALID');
+      expect(JSON.stringify(body(response).payload)).toMatch(/The query is not valid Unicode: |surrogate/);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it.each([['"\\UFFFFFFFF"'], ['"\\uD800"'], ['"\\U0000DC00"@en']])(
+    'PUT /metadata refuses ?value=%s',
+    async (value) => {
+      const triple = { subject: child, predicate: 'http://purl.org/dc/elements/1.1/title', object: 'Target' };
+      const encoded = encodeURIComponent(value);
+      expectClean(await sendJson(t.app, 'PUT', `${v.prefix}/metadata?value=${encoded}&${q(child)}`, triple));
+      expect(await snapshot()).toBe(before);
+    },
+  );
 
   it.each([
     ['../..'],

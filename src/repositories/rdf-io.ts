@@ -3,6 +3,7 @@ import type { Quad, Term } from '@rdfjs/types';
 import jsonld from 'jsonld';
 import N3 from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { checkParsedSize, ParsedSizeBudget, refuseXmlDtd } from '../shared/rdf-input-guard.js';
 
 const factory = N3.DataFactory;
 const namedNode = (value: string) => factory.namedNode(value);
@@ -75,8 +76,9 @@ export function isRdfMediaType(contentType: string | undefined): boolean {
 
 /**
  * Parses an RDF body into quads of the default graph, resolving relative IRIs against `baseIri`. No
- * network access (remote JSON-LD contexts are refused). Throws a plain Error on syntax errors; the caller
- * turns it into an upstream failure naming the request.
+ * network access (remote JSON-LD contexts are refused), no RDF/XML DTD, no output far larger than the
+ * body (rdf-input-guard). Throws a plain Error on syntax errors and refusals; the caller turns it into
+ * an upstream failure naming the request.
  */
 export async function parseRdf(
   body: string,
@@ -87,17 +89,18 @@ export async function parseRdf(
   const kind = PARSERS[type] ?? (type === '' ? 'turtle' : undefined);
   let quads: Quad[];
   switch (kind) {
+    // Whole arrays whose long IRIs share strings: counted afterwards, cheaply (rdf-input-guard).
     case 'turtle':
-      quads = new N3.Parser({ baseIRI: baseIri, format: 'text/turtle' }).parse(body);
+      quads = checkParsedSize(new N3.Parser({ baseIRI: baseIri, format: 'text/turtle' }).parse(body), body);
       break;
     case 'ntriples':
-      quads = new N3.Parser({ baseIRI: baseIri, format: 'N-Triples' }).parse(body);
+      quads = checkParsedSize(new N3.Parser({ baseIRI: baseIri, format: 'N-Triples' }).parse(body), body);
       break;
     case 'nquads':
-      quads = new N3.Parser({ baseIRI: baseIri, format: 'N-Quads' }).parse(body);
+      quads = checkParsedSize(new N3.Parser({ baseIRI: baseIri, format: 'N-Quads' }).parse(body), body);
       break;
     case 'jsonld':
-      quads = await parseJsonLd(body, baseIri);
+      quads = checkParsedSize(await parseJsonLd(body, baseIri), body);
       break;
     case 'rdfxml':
       quads = await parseRdfXml(body, baseIri);
@@ -154,11 +157,21 @@ async function parseJsonLd(body: string, baseIri: string): Promise<Quad[]> {
   return dataset.map(toQuad);
 }
 
+/** A DTD is refused before parsing; terms are counted as they come and the parse stops when too large. */
 function parseRdfXml(body: string, baseIri: string): Promise<Quad[]> {
+  refuseXmlDtd(body);
   return new Promise((resolve, reject) => {
     const parser = new RdfXmlParser({ baseIRI: baseIri });
+    const budget = new ParsedSizeBudget(body.length);
     const quads: Quad[] = [];
     parser.on('data', (q: PlainQuad) => {
+      try {
+        budget.add(q);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        parser.destroy();
+        return;
+      }
       quads.push(toQuad(q));
     });
     parser.on('error', reject);

@@ -1,6 +1,12 @@
 import sparqljs from 'sparqljs';
 import type { Schema } from '../schemas/schema.js';
 import { ValidationFailedError } from '../shared/errors.js';
+import {
+  beyondUnicodeProblem,
+  escapeBeyondUnicode,
+  hasLoneSurrogate,
+  LONE_SURROGATE_PROBLEM,
+} from '../shared/unicode.js';
 import { ValidationCollector } from '../shared/validation.js';
 
 /** Operations a curator's SPARQL Update may use (DECISIONS.md §7). */
@@ -21,6 +27,9 @@ function refuse(message: string): ValidationFailedError {
 export function vetUpdate(text: string, contextUri: string): string {
   if (text.trim() === '') throw refuse('The query is empty');
   if (text.length > 100_000) throw refuse('The query must be no more than 100000 characters');
+  // sparqljs turns `\U00110000` into surrogates (some even into a valid pair) instead of refusing it.
+  const beyond = escapeBeyondUnicode(text);
+  if (beyond !== undefined) throw refuse(`The query is not valid Unicode: ${beyondUnicodeProblem(beyond)}`);
   let parsed: sparqljs.SparqlQuery;
   try {
     parsed = new sparqljs.Parser({ baseIRI: contextUri }).parse(text);
@@ -48,7 +57,10 @@ export function vetUpdate(text: string, contextUri: string): string {
       throw refuse('SERVICE is not allowed');
   }
   // Full IRIs only: no BASE or PREFIX survives into what the repository receives.
-  return new sparqljs.Generator().stringify({ ...parsed, prefixes: {}, base: undefined });
+  const update = new sparqljs.Generator().stringify({ ...parsed, prefixes: {}, base: undefined });
+  // A lone surrogate (escaped, or sent raw in the JSON string) cannot be written as UTF-8 upstream.
+  if (hasLoneSurrogate(update)) throw refuse(`The query is not valid Unicode: ${LONE_SURROGATE_PROBLEM}`);
+  return update;
 }
 
 /** Query help (DECISIONS.md §7): a PREFIX line per schema of the view, a blank line, then a template. */

@@ -1,6 +1,12 @@
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { BadRequestError } from '../shared/errors.js';
+import {
+  beyondUnicodeProblem,
+  hasLoneSurrogate,
+  LONE_SURROGATE_PROBLEM,
+  MAX_CODE_POINT,
+} from '../shared/unicode.js';
 
 const namedNode = DataFactory.namedNode.bind(DataFactory);
 const literal = DataFactory.literal.bind(DataFactory);
@@ -33,10 +39,20 @@ export function termText(term: Term): string {
 const IRI = /^[a-z][a-z0-9+.-]*:[^\s<>"{}|\\^`]*$/i;
 const LITERAL = /^"((?:[^"\\]|\\.)*)"(?:@([a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*)|\^\^<([^\s<>"{}|\\^`]+)>)?$/s;
 
+function notUnicode(field: string, problem: string): BadRequestError {
+  return new BadRequestError(`A triple's ${field} is not valid Unicode: ${problem}`);
+}
+
+/** Refuses a lone surrogate (sent as JSON `"\ud800"`, or decoded from `\uD800`): a 400 naming the field. */
+function requireWellFormed(text: string, field: string): void {
+  if (hasLoneSurrogate(text)) throw notUnicode(field, LONE_SURROGATE_PROBLEM);
+}
+
 /** An absolute IRI, bare or in angle brackets; anything else is a 400 naming the field. */
 export function parseIri(text: unknown, field: string): string {
   if (typeof text !== 'string' || text.length === 0 || text.length > 4000)
     throw new BadRequestError(`A triple's ${field} must be an IRI`);
+  requireWellFormed(text, field);
   const bare = text.startsWith('<') && text.endsWith('>') ? text.slice(1, -1) : text;
   if (!IRI.test(bare))
     throw new BadRequestError(`A triple's ${field} must be an absolute IRI, got "${text.slice(0, 80)}"`);
@@ -52,12 +68,15 @@ export function parseObject(text: unknown): Term {
   if (typeof text !== 'string') throw new BadRequestError("A triple's object must be a string");
   if (text.length > 100_000)
     throw new BadRequestError("A triple's object must be no more than 100000 characters");
+  requireWellFormed(text, 'object');
   if (text.startsWith('<') && text.endsWith('>')) return namedNode(parseIri(text, 'object'));
   if (text.startsWith('"')) {
     const match = LITERAL.exec(text);
     if (match === null)
       throw new BadRequestError(`A triple's object is not a valid literal: ${text.slice(0, 80)}`);
     const value = unescape(match[1] ?? '');
+    // `\uD800` alone decodes to a lone surrogate; a pair of such escapes is one character and passes.
+    requireWellFormed(value, 'object');
     if (match[2] !== undefined) return literal(value, match[2]);
     if (match[3] !== undefined) return literal(value, namedNode(parseIri(match[3], 'datatype')));
     return literal(value);
@@ -68,7 +87,12 @@ export function parseObject(text: unknown): Term {
 
 function unescape(text: string): string {
   return text.replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/g, (_, code: string) => {
-    if (code.length > 1) return String.fromCodePoint(parseInt(code.slice(1), 16));
+    if (code.length > 1) {
+      // String.fromCodePoint throws a RangeError (a 500) beyond U+10FFFF: refused before it.
+      const point = parseInt(code.slice(1), 16);
+      if (point > MAX_CODE_POINT) throw notUnicode('object', beyondUnicodeProblem(`\\${code}`));
+      return String.fromCodePoint(point);
+    }
     const map: Record<string, string> = {
       n: '\n',
       r: '\r',

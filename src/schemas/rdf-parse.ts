@@ -1,6 +1,7 @@
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import { Parser as N3Parser } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { checkParsedSize, ParsedSizeBudget, refuseXmlDtd } from '../shared/rdf-input-guard.js';
 
 /** The part of an RDF/JS term the property listing reads; every parser here produces it. */
 export interface Term {
@@ -50,18 +51,21 @@ export class RdfParseError extends Error {
 
 /**
  * Parses a whole RDF document held in memory. Relative IRIs resolve against `baseIRI`. JSON-LD remote
- * contexts are refused: loading them would be a second, unchecked fetch chosen by the document.
+ * contexts are refused: loading them would be a second, unchecked fetch chosen by the document. RDF/XML
+ * declaring a DTD and output far larger than the document are refused too (rdf-input-guard).
  */
 export async function parseRdf(text: string, syntax: RdfSyntax, baseIRI: string): Promise<Triple[]> {
   try {
     switch (syntax) {
+      // N3 answers arrays whose long IRIs share strings: counted afterwards, cheaply.
       case 'turtle':
-        return new N3Parser({ baseIRI, format: 'Turtle' }).parse(text);
+        return checkParsedSize(new N3Parser({ baseIRI, format: 'Turtle' }).parse(text), text);
       case 'n-triples':
-        return new N3Parser({ baseIRI, format: 'N-Triples' }).parse(text);
+        return checkParsedSize(new N3Parser({ baseIRI, format: 'N-Triples' }).parse(text), text);
       case 'n-quads':
-        return new N3Parser({ baseIRI, format: 'N-Quads' }).parse(text);
+        return checkParsedSize(new N3Parser({ baseIRI, format: 'N-Quads' }).parse(text), text);
       case 'rdf-xml':
+        refuseXmlDtd(text);
         return await collect(new RdfXmlParser({ baseIRI }), text);
       case 'json-ld':
         return await collect(
@@ -85,12 +89,24 @@ interface TripleStream {
   on(event: 'end', listener: () => void): unknown;
   write(chunk: string): unknown;
   end(): unknown;
+  destroy(): unknown;
 }
 
+/** Collects a streaming parser's triples, counting their terms and stopping once they are too large. */
 function collect(parser: TripleStream, text: string): Promise<Triple[]> {
   return new Promise((resolve, reject) => {
+    const budget = new ParsedSizeBudget(text.length);
     const triples: Triple[] = [];
-    parser.on('data', (triple) => triples.push(triple));
+    parser.on('data', (triple) => {
+      try {
+        budget.add(triple);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        parser.destroy();
+        return;
+      }
+      triples.push(triple);
+    });
     parser.on('error', reject);
     parser.on('end', () => {
       resolve(triples);
