@@ -32,6 +32,44 @@ const REFUSED: [string, string][] = [
   ['64:ff9b::192.168.0.1', 'NAT64 of private'],
   ['not-an-address', 'not an IP at all'],
   ['', 'empty'],
+  // Issue 8, finding 15: forms the hand list missed.
+  ['::7f00:1', 'IPv4-compatible loopback (::/96)'],
+  ['::127.0.0.1', 'IPv4-compatible loopback, dotted'],
+  ['::a00:1', 'IPv4-compatible private'],
+  ['::808:808', 'IPv4-compatible, even of a public address (deprecated form)'],
+  ['0:0:0:0:0:ffff:7f00:1', 'IPv4-mapped loopback, written out'],
+  ['::ffff:0:7f00:1', 'IPv4-translated loopback (::ffff:0:0:0/96)'],
+  ['::ffff:0:127.0.0.1', 'IPv4-translated loopback, dotted'],
+  ['::ffff:0.0.0.0', 'IPv4-mapped "this network"'],
+  ['::ffff:100.64.0.1', 'IPv4-mapped CGNAT'],
+  ['::ffff:192.0.2.1', 'IPv4-mapped documentation'],
+  ['64:ff9b::a9fe:a9fe', 'NAT64 of link-local (cloud metadata), hex'],
+  ['64:ff9b::100.64.0.1', 'NAT64 of CGNAT'],
+  ['64:ff9b:1::a00:1', 'local-use NAT64 (64:ff9b:1::/48)'],
+  ['64:ff9b:1::808:808', 'local-use NAT64, whatever it embeds'],
+  ['2002:7f00:1::', '6to4 of loopback'],
+  ['2002:a00:1::1', '6to4 of private'],
+  ['2002:808:808::1', '6to4 (2002::/16), whatever it embeds'],
+  ['2001::1', 'Teredo'],
+  ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+  ['2001:db8::1', 'documentation'],
+  ['2001:2::1', 'benchmarking'],
+  ['2001:10::1', 'ORCHID (deprecated)'],
+  ['2001:20::1', 'ORCHIDv2'],
+  ['2001:4:112::1', 'AS112'],
+  ['100::1', 'discard-only'],
+  ['fec0::1', 'site-local'],
+  ['4000::1', 'outside global unicast 2000::/3'],
+  ['::2', 'outside global unicast 2000::/3'],
+  ['192.0.0.8', 'IETF protocol assignments'],
+  ['192.0.2.1', 'documentation (TEST-NET-1)'],
+  ['198.51.100.7', 'documentation (TEST-NET-2)'],
+  ['203.0.113.9', 'documentation (TEST-NET-3)'],
+  ['198.18.0.1', 'benchmarking'],
+  ['198.19.255.255', 'benchmarking'],
+  ['192.88.99.1', '6to4 relay anycast'],
+  ['240.0.0.1', 'reserved'],
+  ['192.175.48.1', 'AS112'],
 ];
 
 const ALLOWED: [string, string][] = [
@@ -46,6 +84,11 @@ const ALLOWED: [string, string][] = [
   ['2606:4700::1111', 'public IPv6'],
   ['::ffff:8.8.8.8', 'IPv4-mapped public'],
   ['64:ff9b::808:808', 'NAT64 of public'],
+  ['64:ff9b::8.8.8.8', 'NAT64 of public, dotted'],
+  ['2a00:1450:4001:80b::200e', 'public IPv6'],
+  ['1.1.1.1', 'public'],
+  ['198.17.255.255', 'just below benchmarking'],
+  ['198.20.0.0', 'just above benchmarking'],
 ];
 
 describe('isRefusedAddress', () => {
@@ -72,5 +115,13 @@ describe('AddressPolicy', () => {
     expect(policy.allows('::1', '::1')).toBe(true);
     expect(policy.allows('localhost', '127.0.0.2')).toBe(false);
     expect(new AddressPolicy().allows('localhost', '127.0.0.1')).toBe(false);
+  });
+
+  it('allows the newly refused forms only when listed', () => {
+    const policy = new AddressPolicy(['2002:7f00:1::', 'nat64.internal']);
+    expect(policy.allows('2002:7f00:1::', '2002:7f00:1::')).toBe(true);
+    expect(policy.allows('nat64.internal', '64:ff9b:1::a00:1')).toBe(true);
+    expect(policy.allows('other.internal', '64:ff9b:1::a00:1')).toBe(false);
+    expect(new AddressPolicy().allows('example.org', '::7f00:1')).toBe(false);
   });
 });

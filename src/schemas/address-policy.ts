@@ -1,65 +1,56 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses the vocabulary fetcher may connect to. Loopback, link-local, private, shared (CGNAT),
- * unspecified, multicast and reserved ranges are refused, so a namespace URI cannot make the service
- * reach inside its own network (server-side request forgery). IPv4-mapped and NAT64 IPv6 forms of a
- * refused IPv4 address are refused too. An operator can name hosts or addresses that are allowed anyway
- * (configuration `vocabularyFetchAllowedHosts`).
+ * Which addresses the vocabulary fetcher may connect to: only global unicast ones, so a namespace URI
+ * cannot make the service reach inside its own network (server-side request forgery). The ranges come
+ * from ipaddr.js (IANA special-purpose registries) rather than a hand-written list: IPv4 must be
+ * `unicast` (not private, loopback, link-local, carrier-grade NAT, "this network", documentation,
+ * benchmarking, multicast, broadcast, reserved, AS112, AMT); IPv6 must be `unicast` and inside 2000::/3
+ * (not unique local, link-local, site-local, multicast, discard, documentation, benchmarking, ORCHID,
+ * Teredo, 6to4, AS112, AMT, and nothing outside 2000::/3). IPv6 forms that carry the IPv4 address the
+ * connection really reaches — IPv4-mapped `::ffff:a.b.c.d` and NAT64 `64:ff9b::a.b.c.d` — are judged by
+ * that IPv4 address; the other transition forms (IPv4-compatible `::a.b.c.d`, IPv4-translated
+ * `::ffff:0:a.b.c.d`, local-use NAT64 `64:ff9b:1::/48`, 6to4, Teredo) are refused whatever they embed.
+ * An operator can name hosts or addresses that are allowed anyway (configuration
+ * `vocabularyFetchAllowedHosts`).
  */
-const REFUSED = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8], // RFC 1918
-  ['100.64.0.0', 10], // shared address space (CGNAT)
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local
-  ['172.16.0.0', 12], // RFC 1918
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.168.0.0', 16], // RFC 1918
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, and 255.255.255.255
-] as const) {
-  REFUSED.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  REFUSED.addSubnet(network, prefix, 'ipv6');
-}
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+/** The well-known NAT64 prefix (RFC 6052): its last 32 bits are the IPv4 address reached. */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
 /** Removes the brackets of `[::1]` and an IPv6 zone (`fe80::1%eth0`). */
 function bareAddress(address: string): string {
   return address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
 }
 
-/** The IPv4 address embedded in an IPv4-mapped (`::ffff:a.b.c.d`) or NAT64 (`64:ff9b::/96`) address. */
-function embeddedIpv4(ipv6: string): string | undefined {
-  const lower = ipv6.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = parseInt(hex[1] ?? '0', 16);
-  const low = parseInt(hex[2] ?? '0', 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+function isGlobalIpv4(address: ipaddr.IPv4): boolean {
+  return address.range() === 'unicast';
 }
 
-/** Whether an IP address (v4 or v6, textual) lies in a refused range. Anything that is not an IP is refused. */
+function isGlobalIpv6(address: ipaddr.IPv6): boolean {
+  if (address.isIPv4MappedAddress()) return isGlobalIpv4(address.toIPv4Address());
+  if (address.match(NAT64_WELL_KNOWN)) {
+    const [high = 0, low = 0] = address.parts.slice(6);
+    return isGlobalIpv4(new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]));
+  }
+  return address.range() === 'unicast' && address.match(GLOBAL_UNICAST_V6);
+}
+
+/** Whether an IP address (v4 or v6, textual) is refused: anything but global unicast, and anything not an IP. */
 export function isRefusedAddress(address: string): boolean {
   const bare = bareAddress(address);
-  const family = isIP(bare);
-  if (family === 4) return REFUSED.check(bare, 'ipv4');
-  if (family !== 6) return true;
-  if (REFUSED.check(bare, 'ipv6')) return true;
-  const v4 = embeddedIpv4(bare);
-  return v4 !== undefined && REFUSED.check(v4, 'ipv4');
+  // Only the standard notations (no `127.1` or `0x7f.0.0.1`, which ipaddr.js would also read).
+  if (isIP(bare) === 0) return true;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(bare);
+  } catch {
+    return true;
+  }
+  return parsed.kind() === 'ipv4'
+    ? !isGlobalIpv4(parsed as ipaddr.IPv4)
+    : !isGlobalIpv6(parsed as ipaddr.IPv6);
 }
 
 /** Host names and addresses an operator allowed, compared case-insensitively and without brackets. */

@@ -489,4 +489,20 @@ describe('schemas: GET /schema/properties', () => {
       payload: {},
     });
   });
+
+  // Issue 8, finding 15: IPv4-compatible, IPv4-translated and local-use NAT64 forms of internal addresses
+  // passed the hand-written list, and the service tried to connect to them.
+  it.each(['::7f00:1', '::ffff:0:7f00:1', '64:ff9b:1::a00:1'])(
+    'refuses the namespace http://[%s]:9/ns# before connecting',
+    async (address) => {
+      const namespace = `http://[${address}]:9/ns#`;
+      const response = await properties(namespace);
+      expect(body(response).meta).toEqual({
+        status: 'ERROR',
+        action: null,
+        message: `GET ${namespace}: address ${address} is not allowed`,
+        id: null,
+      });
+    },
+  );
 });
