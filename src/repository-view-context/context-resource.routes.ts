@@ -1,3 +1,4 @@
+import { principalOf } from '../http/access.js';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess, success } from '../http/envelope.js';
@@ -59,6 +60,8 @@ export function contextResourceRoutes(
       },
     },
     async (request) => {
+      // Permission first: a curator learns nothing about a view they do not curate from the body's faults.
+      await service.openView(request.params.type, request.params.repositoryViewId, principalOf(request));
       if (!request.isMultipart())
         throw new BadRequestError('Send multipart/form-data with the parts contextUri and file');
       let contextUri = request.query.contextUri;
