@@ -3,6 +3,7 @@ import type { Config } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { startAttemptPurge } from './auth/attempt-purge.js';
 import { AuthService, DEFAULT_AUTH_SETTINGS } from './auth/auth.service.js';
 import { LoginAttemptStore, SessionStore } from './auth/session.store.js';
 import { TokenAuthorizer } from './auth/token-authorizer.js';
@@ -91,7 +92,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: options.logger,
     routes: [
       healthRoutes(db),
-      authRoutes(auth),
+      authRoutes(auth, { perAddress: config.loginRatePerAddress, global: config.loginRateGlobal }),
       userRoutes(users, auth, config.bodyLimit),
       internalMetadataRoutes(internalMetadata),
       operatorRoutes(operators),
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(config.embeddedRepository ? [await embeddedRepositoryRoutes(config, db, dialect)] : []),
     ],
   });
+  startAttemptPurge(app, auth);
   app.addHook('onClose', async () => {
     await db.destroy();
   });

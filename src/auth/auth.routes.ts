@@ -1,19 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
+import { clientKey } from '../http/client-address.js';
 import { emptySuccess, success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { requireObjectBody } from '../shared/request-body.js';
+import { PasswordHashingBusyError } from '../users/password.js';
 import { authTokenSchema, loginSchema } from '../users/user.api.js';
 import type { AuthService } from './auth.service.js';
+import { loginRateLimit, tooManyRequests, type LoginRates } from './login-rate-limit.js';
 
 const tags = ['authentication'];
 
 /** POST /auth/login and /auth/logout (DECISIONS.md §5). */
-export function authRoutes(auth: AuthService) {
-  return (app: FastifyInstance): void => {
+export function authRoutes(auth: AuthService, rates: LoginRates) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const limit = await loginRateLimit(app, rates);
     app.post(
       '/auth/login',
       {
+        onRequest: limit,
         schema: {
           tags,
           summary: 'Sign in; send the token as `Authorization: Bearer <token>` (or a `jwt` header)',
@@ -21,8 +26,16 @@ export function authRoutes(auth: AuthService) {
           response: { 200: envelopeSchema(payloadOf('AuthToken', authTokenSchema)) },
         },
       },
-      async (request) =>
-        success('AuthToken', await auth.login(requireObjectBody(request.body)), 'Login successful'),
+      async (request, reply) => {
+        try {
+          const token = await auth.login(requireObjectBody(request.body), clientKey(request.ip));
+          return success('AuthToken', token, 'Login successful');
+        } catch (error) {
+          // The password-hashing queue is full: a flood is under way; this attempt was not counted.
+          if (error instanceof PasswordHashingBusyError) return tooManyRequests(reply, 1, error.message);
+          throw error;
+        }
+      },
     );
     app.post(
       '/auth/logout',

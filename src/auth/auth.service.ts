@@ -1,9 +1,10 @@
 import type { Principal } from '../http/access.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkString, ValidationCollector } from '../shared/validation.js';
-import { decoyHash, verifyPassword } from '../users/password.js';
+import { decoyHash, PasswordHashingBusyError, verifyPassword } from '../users/password.js';
 import { normalizeUsername } from '../users/user.rules.js';
 import type { UserStore } from '../users/user.store.js';
+import { describeWait, lockoutWait, type LockoutSettings } from './lockout.js';
 import type { LoginAttemptStore, SessionStore } from './session.store.js';
 import { hashToken, newToken } from './tokens.js';
 
@@ -13,20 +14,26 @@ export interface AuthToken {
   expiration: number;
 }
 
-export interface AuthSettings {
+export interface AuthSettings extends LockoutSettings {
   readonly tokenTtlMs: number;
-  readonly maxFailedAttempts: number;
-  readonly throttleWindowMs: number;
 }
 
+/**
+ * Ten attempts per username and address go through; then one after a minute, after two more, four…,
+ * at most one per half hour. Failures count for a day, longer than the doubling takes to reach the
+ * cap, so waiting does not reset the count (a success from that address does).
+ */
 export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   tokenTtlMs: 8 * 60 * 60 * 1000,
   maxFailedAttempts: 10,
-  throttleWindowMs: 15 * 60 * 1000,
+  attemptWindowMs: 24 * 60 * 60 * 1000,
+  lockoutBaseMs: 60 * 1000,
+  lockoutMaxMs: 30 * 60 * 1000,
 };
 
 export const LOGIN_FAILED = 'Authentication failed: unknown username or wrong password';
-export const LOGIN_THROTTLED = 'Too many failed sign-in attempts for this username; try again in 15 minutes';
+/** The start of the lock-out message; the rest says how long to wait. */
+export const LOGIN_THROTTLED = 'Too many failed sign-in attempts for this username from this address';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -43,7 +50,8 @@ export class AuthService {
     void decoyHash();
   }
 
-  async login(body: Body): Promise<AuthToken> {
+  /** `address` is the client key of the request (http/client-address.ts). */
+  async login(body: Body, address: string): Promise<AuthToken> {
     const collector = new ValidationCollector();
     const username = checkString(
       body,
@@ -76,19 +84,38 @@ export class AuthService {
 
     const name = normalizeUsername(username);
     const now = this.now();
-    const attempts = await this.attempts.record(name, now, now - this.settings.throttleWindowMs);
-    if (attempts > this.settings.maxFailedAttempts) throw loginRefused(LOGIN_THROTTLED);
+    const window = now - this.settings.attemptWindowMs;
+    const { id, earlier } = await this.attempts.record(name, address, now, window);
+    const wait = lockoutWait(earlier, now, this.settings);
+    if (wait > 0) {
+      // Refused before any check: not a guess, so not kept (a flood adds no rows).
+      await this.attempts.remove(id);
+      throw loginRefused(`${LOGIN_THROTTLED}; try again in ${describeWait(wait)}`);
+    }
 
     // Unknown users are checked against a decoy hash so both failures take the same time.
     const found = await this.users.findCredentials(name);
-    const valid = await verifyPassword(password, found?.passwordHash ?? (await decoyHash()));
+    let valid: boolean;
+    try {
+      valid = await verifyPassword(password, found?.passwordHash ?? (await decoyHash()), {
+        refuseWhenBusy: true,
+      });
+    } catch (error) {
+      if (error instanceof PasswordHashingBusyError) await this.attempts.remove(id);
+      throw error;
+    }
     if (found === undefined || !valid) throw loginRefused(LOGIN_FAILED);
 
-    await this.attempts.clear(name);
-    // Housekeeping on the rare, legitimate path: expired sessions and stale attempts go.
+    // Only this address's record: a success here must not lift a guesser's lock-out elsewhere.
+    await this.attempts.clear(name, address);
+    // Housekeeping on the rare, legitimate path.
     await this.sessions.deleteExpired(now);
-    await this.attempts.deleteOlderThan(now - this.settings.throttleWindowMs);
     return this.issue(found.user.id, now);
+  }
+
+  /** Forgets attempts older than the window; run on a timer (auth/attempt-purge.ts). */
+  purgeOldAttempts(): Promise<number> {
+    return this.attempts.deleteOlderThan(this.now() - this.settings.attemptWindowMs);
   }
 
   /** A new session for a user, e.g. after a password change revoked the old ones. */

@@ -9,9 +9,14 @@ export interface SessionTable {
   created_at: number;
 }
 
-/** One row per login attempt not yet followed by a success, for throttling. */
+/**
+ * One row per sign-in attempt from one client address not yet followed by a success there, for the
+ * lock-out; attempts refused by the lock-out itself are not kept.
+ */
 export interface LoginAttemptTable {
   id: Generated<number>;
   username: string;
+  /** The client key (http/client-address.ts): an IPv4 address or an IPv6 /64. */
+  address: string;
   attempted_at: number;
 }

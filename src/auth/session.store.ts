@@ -53,30 +53,77 @@ export class SessionStore {
   }
 }
 
+/** What the lock-out needs to know about the attempts made before one from the same place. */
+export interface EarlierAttempts {
+  /** How many, within the window (attempts still being checked count too). */
+  readonly count: number;
+  /** When the latest of them was made (epoch ms), undefined without any. */
+  readonly latest: number | undefined;
+}
+
 /**
- * Failed sign-ins per username. Every attempt is recorded *before* the password is checked, so a burst
- * of parallel guesses is counted exactly; a success clears the username's record.
+ * Sign-in attempts per (username, client address). An attempt is recorded *before* its password is
+ * checked, and then compared with the ones recorded before it, so a burst of parallel guesses is counted
+ * exactly; an attempt the lock-out refuses is removed again, so refused guesses add no rows. A success
+ * clears the (username, address) record; the rest ages out (`deleteOlderThan`, on a timer).
  */
 export class LoginAttemptStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Records an attempt and answers how many attempts the username has made since `windowStart`. */
-  async record(username: string, now: number, windowStart: number): Promise<number> {
-    await this.db.insertInto('login_attempts').values({ username, attempted_at: now }).execute();
+  /** Records an attempt; answers its id and the attempts from the same place since `windowStart`. */
+  async record(
+    username: string,
+    address: string,
+    now: number,
+    windowStart: number,
+  ): Promise<{ id: number; earlier: EarlierAttempts }> {
+    const { id } = await this.db
+      .insertInto('login_attempts')
+      .values({ username, address, attempted_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('login_attempts')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max<number | null>('attempted_at').as('latest'),
+      ])
+      .where('username', '=', username)
+      .where('address', '=', address)
+      .where('attempted_at', '>', windowStart)
+      .where('id', '!=', id)
+      .executeTakeFirstOrThrow();
+    return { id, earlier: { count: row.n, latest: row.latest ?? undefined } };
+  }
+
+  /** Forgets one attempt: it was refused before its password was checked. */
+  async remove(id: number): Promise<void> {
+    await this.db.deleteFrom('login_attempts').where('id', '=', id).execute();
+  }
+
+  async clear(username: string, address: string): Promise<void> {
+    await this.db
+      .deleteFrom('login_attempts')
+      .where('username', '=', username)
+      .where('address', '=', address)
+      .execute();
+  }
+
+  /** Removes attempts made at or before `cutoff`; answers how many went. */
+  async deleteOlderThan(cutoff: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('login_attempts')
+      .where('attempted_at', '<=', cutoff)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** How many attempts are kept (tests). */
+  async count(): Promise<number> {
     const row = await this.db
       .selectFrom('login_attempts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('username', '=', username)
-      .where('attempted_at', '>', windowStart)
       .executeTakeFirstOrThrow();
     return row.n;
-  }
-
-  async clear(username: string): Promise<void> {
-    await this.db.deleteFrom('login_attempts').where('username', '=', username).execute();
-  }
-
-  async deleteOlderThan(cutoff: number): Promise<void> {
-    await this.db.deleteFrom('login_attempts').where('attempted_at', '<=', cutoff).execute();
   }
 }

@@ -95,4 +95,14 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_MAX_CONNECTIONS must be an integer from 1/,
     );
   });
+
+  it('reads the sign-in rate limits', () => {
+    expect(loadConfig({})).toMatchObject({ loginRatePerAddress: 30, loginRateGlobal: 300 });
+    expect(
+      loadConfig({ SCRIPTORIUM_LOGIN_RATE_PER_ADDRESS: '5', SCRIPTORIUM_LOGIN_RATE_GLOBAL: '50' }),
+    ).toMatchObject({ loginRatePerAddress: 5, loginRateGlobal: 50 });
+    expect(() => loadConfig({ SCRIPTORIUM_LOGIN_RATE_GLOBAL: '0' })).toThrow(
+      /SCRIPTORIUM_LOGIN_RATE_GLOBAL must be an integer from 1/,
+    );
+  });
 });

@@ -55,6 +55,12 @@ export interface Config {
   readonly requestTimeoutSeconds: number;
   readonly keepAliveTimeoutSeconds: number;
   readonly maxConnections: number;
+  /**
+   * Sign-in attempts (`POST /auth/login`) accepted per minute from one client address (an IPv6 client
+   * is counted by its /64), and from all addresses together; above either, 429.
+   */
+  readonly loginRatePerAddress: number;
+  readonly loginRateGlobal: number;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +164,8 @@ export function loadConfig(env: Env): Config {
     bodyLimit: integer('SCRIPTORIUM_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     vocabularyFetchAllowedHosts: Object.freeze(hostList('SCRIPTORIUM_VOCABULARY_ALLOWED_HOSTS')),
     ...connectionLimits(integer, problems),
+    loginRatePerAddress: integer('SCRIPTORIUM_LOGIN_RATE_PER_ADDRESS', 30, 1, 100_000),
+    loginRateGlobal: integer('SCRIPTORIUM_LOGIN_RATE_GLOBAL', 300, 1, 1_000_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -5,6 +5,7 @@ import { schemasMigration } from './002-schemas.js';
 import { repositoryMigration } from './004-repository.js';
 import { usersMigration } from './003-users.js';
 import { repositoryViewsMigration } from './005-repository-views.js';
+import { loginAttemptAddressMigration } from './006-login-attempt-address.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '003-users': usersMigration(dialect),
     '004-repository': repositoryMigration(dialect),
     '005-repository-views': repositoryViewsMigration(dialect),
+    '006-login-attempt-address': loginAttemptAddressMigration(),
   };
 }
 
