@@ -105,4 +105,21 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_LOGIN_RATE_GLOBAL must be an integer from 1/,
     );
   });
+
+  it('refuses a configured embedded-repository password shorter than 16 characters, without echoing it', () => {
+    let error: unknown;
+    try {
+      loadConfig({ SCRIPTORIUM_REPOSITORY_PASSWORD: 'fedoraAdmin1', PORT: 'x' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toContain('SCRIPTORIUM_REPOSITORY_PASSWORD must be at least 16 characters long');
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).not.toContain('fedoraAdmin1');
+    expect(loadConfig({ SCRIPTORIUM_REPOSITORY_PASSWORD: 'sixteen-chars-ok' }).repositoryPassword).toBe(
+      'sixteen-chars-ok',
+    );
+  });
 });

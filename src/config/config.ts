@@ -167,6 +167,11 @@ export function loadConfig(env: Env): Config {
     loginRatePerAddress: integer('SCRIPTORIUM_LOGIN_RATE_PER_ADDRESS', 30, 1, 100_000),
     loginRateGlobal: integer('SCRIPTORIUM_LOGIN_RATE_GLOBAL', 300, 1, 1_000_000),
   };
+  // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.
+  // Never echo it.
+  if (config.repositoryPassword !== undefined && Array.from(config.repositoryPassword).length < 16) {
+    problems.push('SCRIPTORIUM_REPOSITORY_PASSWORD must be at least 16 characters long');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

@@ -1,8 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey } from '../../http/client-address.js';
 import type { RepositoryCredentials } from '../credentials.js';
 import { TransactionUnusable } from '../store/repository.store.js';
 import { REPOSITORY_SAFETY_HEADERS } from './active-content.js';
+import { AuthFailureThrottle } from './auth-throttle.js';
 import { RepositoryError, RevisionConflict } from './errors.js';
 import { authenticatedUser, baseOf, expiresOverride, type RepositoryHandlers } from './handlers.js';
 import { CONSTRAINED_BY } from './render.js';
@@ -16,9 +18,23 @@ function same(presented: string, expected: string): boolean {
   return timingSafeEqual(sha256(presented), sha256(expected));
 }
 
-/** HTTP Basic authentication of the repository (Fedora's default); 401 with a challenge otherwise. */
-function basicAuth(credentials: RepositoryCredentials) {
+/**
+ * HTTP Basic authentication of the repository (Fedora's default); 401 with a challenge otherwise, 429
+ * once a client has sent too many wrong credentials (auth-throttle.ts).
+ */
+function basicAuth(credentials: RepositoryCredentials, throttle: AuthFailureThrottle) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const client = clientKey(request.ip);
+    const wait = throttle.retryAfterMs(client);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      await reply
+        .code(429)
+        .header('retry-after', String(seconds))
+        .type('text/plain; charset=utf-8')
+        .send(`Too many failed authentication attempts; try again in ${String(seconds)} seconds`);
+      return;
+    }
     const authorization = request.headers.authorization;
     const match =
       typeof authorization === 'string'
@@ -37,6 +53,7 @@ function basicAuth(credentials: RepositoryCredentials) {
           authenticatedUser.set(request, username);
           return;
         }
+        throttle.recordFailure(client);
       }
     }
     await reply
@@ -68,7 +85,7 @@ export function repositoryPlugin(handlers: RepositoryHandlers, credentials: Repo
     scope.addContentTypeParser('*', (_request, payload, done) => {
       done(null, payload);
     });
-    scope.addHook('onRequest', basicAuth(credentials));
+    scope.addHook('onRequest', basicAuth(credentials, new AuthFailureThrottle()));
     // The security headers hook sets `Expires: 0` on every response; a transaction start answers its
     // expiry in Expires (Fedora 6), so give it back here (this scope's hooks run after the root's).
     scope.addHook('onSend', async (_request, reply, payload) => {
