@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDirectory } from '../shared/private-files.js';
 import type { Config } from './config.js';
 
 export const SECRET_FILE = 'secret';
@@ -14,7 +15,7 @@ export function resolveSecret(config: Pick<Config, 'dataDir' | 'secret'>): strin
   const file = path.join(config.dataDir, SECRET_FILE);
   const existing = read(file);
   if (existing !== undefined) return existing;
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDirectory(config.dataDir);
   const generated = randomBytes(32).toString('base64url');
   try {
     fs.writeFileSync(file, `${generated}\n`, { flag: 'wx', mode: 0o600 });

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
+import { makePrivateDirectory, makePrivateFile } from '../shared/private-files.js';
 import { registerDataVersion, sqliteDataVersion } from './data-version.js';
 import type { Database, SqlDialect } from './database.js';
 import { withStatementCache } from './statement-cache.js';
@@ -19,7 +19,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 /** Opens the configured database; the caller owns `db.destroy()`. */
 export function connectDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.kind === 'sqlite') {
-    if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
+    if (config.file !== ':memory:') {
+      makePrivateDirectory(path.dirname(config.file));
+      // SQLite gives its -wal and -shm files the database file's mode: create that 0600 first (and
+      // tighten files an earlier version left 0644).
+      makePrivateFile(config.file, { create: true });
+      for (const suffix of ['-wal', '-shm', '-journal'])
+        makePrivateFile(`${config.file}${suffix}`, { create: false });
+    }
     const sqlite = new SqliteDatabase(config.file);
     // WAL lets readers proceed during a write; a busy timeout avoids spurious SQLITE_BUSY between processes.
     sqlite.pragma('journal_mode = WAL');

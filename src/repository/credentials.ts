@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { makePrivateDirectory } from '../shared/private-files.js';
 
 export interface RepositoryCredentials {
   readonly username: string;
@@ -31,7 +32,7 @@ export function resolveRepositoryCredentials(
   const existing = readPassword(file);
   if (existing !== undefined)
     return { username: config.repositoryUsername, password: existing, passwordFile: file };
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDirectory(config.dataDir);
   const generated = randomBytes(24).toString('base64url');
   try {
     fs.writeFileSync(file, `${generated}\n`, { flag: 'wx', mode: 0o600 });

@@ -3,6 +3,11 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import {
+  makePrivateDirectoryAsync,
+  PRIVATE_DIRECTORY_MODE,
+  PRIVATE_FILE_MODE,
+} from '../../shared/private-files.js';
 import { RepositoryError } from '../http/errors.js';
 import type { DigestAlgorithm } from './digests.js';
 
@@ -27,9 +32,14 @@ const GRACE_MS = 10 * 60 * 1000;
 export class BinaryStore {
   constructor(readonly root: string) {}
 
-  /** Creates the directory and removes temporary files left by a crash. Returns how many were removed. */
+  /**
+   * Creates the directory (0700; an existing one is tightened, which also closes the 0755 folders an
+   * earlier version made inside it) and removes temporary files left by a crash. Returns how many were
+   * removed.
+   */
   async init(): Promise<number> {
-    await fs.mkdir(this.root, { recursive: true });
+    await makePrivateDirectoryAsync(this.root);
+    await fs.chmod(this.root, PRIVATE_DIRECTORY_MODE);
     let removed = 0;
     for (const name of await fs.readdir(this.root)) {
       if (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) {
@@ -59,7 +69,7 @@ export class BinaryStore {
       ['sha256', createHash('sha256')],
     ]);
     for (const node of options.expected.keys()) if (!hashes.has(node)) hashes.set(node, createHash(node));
-    const handle = await fs.open(temp, 'wx', 0o600);
+    const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);
     let size = 0;
     let kept = false;
     try {
@@ -108,7 +118,7 @@ export class BinaryStore {
       const sha512 = digests.get('sha512') ?? '';
       const sha256 = digests.get('sha256') ?? '';
       const target = this.fileOf(sha512);
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      await makePrivateDirectoryAsync(path.dirname(target));
       const exists = await fs.stat(target).then(
         (s) => s.size === size,
         () => false,
