@@ -54,6 +54,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the SPARQL Update limits of the embedded repository', () => {
+    expect(loadConfig({})).toMatchObject({
+      repositoryUpdateTimeoutMs: 5000,
+      repositoryUpdateMaxSolutions: 100_000,
+    });
+    expect(
+      loadConfig({
+        SCRIPTORIUM_REPOSITORY_UPDATE_TIMEOUT_MS: '250',
+        SCRIPTORIUM_REPOSITORY_UPDATE_MAX_SOLUTIONS: '10',
+      }),
+    ).toMatchObject({ repositoryUpdateTimeoutMs: 250, repositoryUpdateMaxSolutions: 10 });
+    expect(() => loadConfig({ SCRIPTORIUM_REPOSITORY_UPDATE_TIMEOUT_MS: '0' })).toThrow(
+      /SCRIPTORIUM_REPOSITORY_UPDATE_TIMEOUT_MS must be an integer from 100/,
+    );
+  });
+
   it('reads the hosts the vocabulary reader may reach although they are private', () => {
     expect(loadConfig({}).vocabularyFetchAllowedHosts).toEqual([]);
     expect(

@@ -28,6 +28,12 @@ export interface Config {
   readonly repositoryTxTimeoutSeconds: number;
   /** Largest binary the embedded repository accepts, in bytes (413 above it). */
   readonly repositoryMaxBinaryBytes: number;
+  /**
+   * Limits of a SPARQL Update on the embedded repository (PATCH), which runs in a worker thread: the
+   * longest it may evaluate, in milliseconds, and the most solutions one WHERE may have (422 past either).
+   */
+  readonly repositoryUpdateTimeoutMs: number;
+  readonly repositoryUpdateMaxSolutions: number;
   readonly logLevel: LogLevel;
   /**
    * The URL clients use to reach this service; the default `Embedded repository` view points at
@@ -159,6 +165,13 @@ export function loadConfig(env: Env): Config {
     repositoryPassword: optional('SCRIPTORIUM_REPOSITORY_PASSWORD'),
     repositoryTxTimeoutSeconds: integer('SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS', 180, 1, 86_400),
     repositoryMaxBinaryBytes: integer('SCRIPTORIUM_REPOSITORY_MAX_BINARY_BYTES', 2 ** 40, 1024, 2 ** 50),
+    repositoryUpdateTimeoutMs: integer('SCRIPTORIUM_REPOSITORY_UPDATE_TIMEOUT_MS', 5_000, 100, 600_000),
+    repositoryUpdateMaxSolutions: integer(
+      'SCRIPTORIUM_REPOSITORY_UPDATE_MAX_SOLUTIONS',
+      100_000,
+      1,
+      10_000_000,
+    ),
     logLevel: logLevel ?? 'info',
     tokenTtlMinutes: integer('SCRIPTORIUM_TOKEN_TTL_MINUTES', 480, 1, 60 * 24 * 30),
     bodyLimit: integer('SCRIPTORIUM_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),

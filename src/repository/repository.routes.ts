@@ -8,6 +8,7 @@ import { resolveRepositoryCredentials } from './credentials.js';
 import { RepositoryHandlers } from './http/handlers.js';
 import { MOUNT } from './http/paths.js';
 import { repositoryPlugin } from './http/plugin.js';
+import { SparqlUpdateRunner } from './sparql/update-runner.js';
 import { RepositoryStore } from './store/repository.store.js';
 
 const REAP_INTERVAL_MS = 5_000;
@@ -27,6 +28,10 @@ export async function embeddedRepositoryRoutes(config: Config, db: Kysely<Databa
   const swept = await binaries.sweep(await store.allDigests());
 
   return async (app: FastifyInstance): Promise<void> => {
+    const updates = new SparqlUpdateRunner({
+      timeoutMs: config.repositoryUpdateTimeoutMs,
+      maxSolutions: config.repositoryUpdateMaxSolutions,
+    });
     const handlers = new RepositoryHandlers(
       store,
       binaries,
@@ -36,6 +41,7 @@ export async function embeddedRepositoryRoutes(config: Config, db: Kysely<Databa
         txTimeoutMs: config.repositoryTxTimeoutSeconds * 1000,
       },
       app.log,
+      updates,
     );
     handlers.release(released);
     if (leftovers > 0 || swept > 0) {
@@ -61,9 +67,9 @@ export async function embeddedRepositoryRoutes(config: Config, db: Kysely<Databa
       );
     }, REAP_INTERVAL_MS);
     reaper.unref();
-    app.addHook('onClose', () => {
+    app.addHook('onClose', async () => {
       clearInterval(reaper);
-      return Promise.resolve();
+      await updates.close();
     });
     await app.register(repositoryPlugin(handlers, credentials), { prefix: MOUNT });
   };

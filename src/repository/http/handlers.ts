@@ -5,9 +5,10 @@ import type { BinaryStore } from '../binaries/binary-store.js';
 import { parseDigestHeader, parseWantDigest } from '../binaries/digests.js';
 import { isRdfMediaType, parseRdf } from '../rdf/parse.js';
 import { contentTypeOf, RDF_OUTPUT_TYPES, serializeRdf } from '../rdf/serialize.js';
-import { applySparqlUpdate, checkSparqlUpdate } from '../rdf/sparql-update.js';
+import { checkSparqlUpdate } from '../rdf/sparql-update.js';
 import { IriMapper, literal, namedNode, quad, toStored } from '../rdf/terms.js';
 import { FEDORA, LDP, MEMENTO, NS, PREMIS, RDF_TYPE, XSD, isServerManaged } from '../rdf/vocab.js';
+import type { SparqlUpdateRunner } from '../sparql/update-runner.js';
 import type { BinaryInfo, ResourceKind, ResourceRecord } from '../store/record.js';
 import {
   TransactionUnusable,
@@ -96,6 +97,8 @@ export class RepositoryHandlers {
     private readonly binaries: BinaryStore,
     private readonly settings: RepositorySettings,
     private readonly log: FastifyBaseLogger,
+    /** Runs SPARQL Updates in worker threads, with a time and a solution limit. */
+    private readonly updates: SparqlUpdateRunner,
   ) {}
 
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -775,7 +778,7 @@ export class RepositoryHandlers {
     await this.retrying(ctx, async () => {
       const current = await this.visible(ctx, path);
       checkWritePreconditions(ctx.request.headers, rdfEtag(current));
-      const result = applySparqlUpdate(userQuads(current, ctx.mapper), text, iri);
+      const result = await this.updates.apply(userQuads(current, ctx.mapper), text, iri);
       const triples = toStored(this.acceptUserTriples(ctx, result, iri, false, new Set()));
       await this.write(ctx, [
         {
@@ -1130,7 +1133,9 @@ const CONSTRAINTS_TEXT = `Constraints of the Scriptorium embedded repository (a 
 - Statements may only be about the resource itself (or its #fragments) and blank nodes or IRIs outside the
   repository.
 - SPARQL Update: INSERT DATA, DELETE DATA, DELETE/INSERT WHERE and DELETE WHERE on the resource's own graph;
-  LOAD, CLEAR, DROP, CREATE, ADD, MOVE, COPY, GRAPH, WITH, USING and SERVICE are refused (400).
+  LOAD, CLEAR, DROP, CREATE, ADD, MOVE, COPY, GRAPH, WITH, USING and SERVICE are refused (400). An update
+  may evaluate for a limited time, and the WHERE of each operation may have a limited number of solutions;
+  past either it is stopped (422) and nothing changes.
 - Versions: one memento per resource per second; none inside a transaction; Memento-Datetime is not
   accepted; an optional Slug gives a version a label.
 - The interaction model of a resource cannot change; a resource's parent must exist before it is created.

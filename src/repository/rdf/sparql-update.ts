@@ -1,8 +1,5 @@
-import type { Quad } from 'n3';
-import * as oxigraph from 'oxigraph';
 import sparqljs from 'sparqljs';
 import { RepositoryError } from '../http/errors.js';
-import { toStored, toN3Quad } from './terms.js';
 import { isServerManaged } from './vocab.js';
 
 const REFUSED_OPERATIONS: Readonly<Record<string, string>> = {
@@ -77,21 +74,4 @@ function refuseDatasetPatterns(node: unknown): void {
     );
   }
   for (const value of Object.values(node)) refuseDatasetPatterns(value);
-}
-
-/**
- * Runs the update with a real SPARQL engine (Oxigraph) on the resource's user triples, `<>` resolving
- * to `baseIri`. Returns the resulting triples. Evaluation errors are 400.
- */
-export function applySparqlUpdate(triples: readonly Quad[], text: string, baseIri: string): Quad[] {
-  const store = new oxigraph.Store();
-  const data = toStored(triples);
-  try {
-    if (data !== '') store.load(data, { format: 'application/n-triples' });
-    store.update(text, { base_iri: baseIri });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw RepositoryError.badRequest(`The SPARQL Update failed: ${message.slice(0, 300)}`);
-  }
-  return store.match(null, null, null, oxigraph.defaultGraph()).map((q) => toN3Quad(q));
 }
