@@ -107,11 +107,15 @@ export function contextResourceRoutes(
     async (request, reply) => {
       const binary = await service.download(await sessionOf(service, request));
       reply.header('content-type', binary.contentType);
-      if (binary.filename !== undefined)
-        reply.header(
-          'content-disposition',
-          `attachment; filename*=UTF-8''${encodeURIComponent(binary.filename)}`,
-        );
+      // Served from the API's origin: never rendered there (an uploaded page could run script with the
+      // curator's session), always downloaded, and sandboxed should a browser render it anyway.
+      reply.header(
+        'content-disposition',
+        binary.filename === undefined
+          ? 'attachment'
+          : `attachment; filename*=UTF-8''${encodeURIComponent(binary.filename)}`,
+      );
+      reply.header('content-security-policy', 'sandbox');
       // When our answer ends early (client gone), release the upstream stream and its connection too.
       const release = () => {
         if (!binary.content.destroyed) binary.content.destroy();
