@@ -112,3 +112,31 @@ describe('lock-out', () => {
     );
   });
 });
+
+describe('behind a reverse proxy', () => {
+  function signInVia(proxy: string, forwardedFor: string, password: string) {
+    return t!.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      remoteAddress: proxy,
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+      payload: JSON.stringify({ username: TEST_ADMIN.username, password }),
+    });
+  }
+
+  it('a trusted proxy: the forwarded client is the one locked out, others behind the proxy are not', async () => {
+    await app({ trustProxy: ['10.9.0.1'] });
+    for (let i = 0; i < 11; i++) await signInVia('10.9.0.1', '203.0.113.7', `guess-${i}`);
+    const locked = await signInVia('10.9.0.1', '203.0.113.7', TEST_ADMIN.password);
+    expect(JSON.stringify(body(locked).payload)).toContain('Too many failed sign-in attempts');
+    const other = await signInVia('10.9.0.1', '198.51.100.20', TEST_ADMIN.password);
+    expect(body(other).meta.status).toBe('SUCCESS');
+  });
+
+  it('an untrusted sender cannot choose its address with X-Forwarded-For', async () => {
+    await app();
+    for (let i = 0; i < 11; i++) await signInVia('10.9.0.2', `203.0.113.${i}`, `guess-${i}`);
+    const locked = await signInVia('10.9.0.2', '198.51.100.99', TEST_ADMIN.password);
+    expect(JSON.stringify(body(locked).payload)).toContain('Too many failed sign-in attempts');
+  });
+});

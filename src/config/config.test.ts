@@ -122,6 +122,20 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads which proxies to trust for the client address; trusting everyone is not offered', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ SCRIPTORIUM_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ SCRIPTORIUM_TRUST_PROXY: '10.0.0.5, 192.168.0.0/16, ::1' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '192.168.0.0/16',
+      '::1',
+    ]);
+    for (const bad of ['true', '0', '11', 'proxy.example', '10.0.0.0/99'])
+      expect(() => loadConfig({ SCRIPTORIUM_TRUST_PROXY: bad }), bad).toThrow(
+        /SCRIPTORIUM_TRUST_PROXY must be/,
+      );
+  });
+
   it('refuses a configured embedded-repository password shorter than 16 characters, without echoing it', () => {
     let error: unknown;
     try {

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import path from 'node:path';
 
 /** Where the service keeps its records: the embedded SQLite file or a PostgreSQL server. */
@@ -67,6 +68,12 @@ export interface Config {
    */
   readonly loginRatePerAddress: number;
   readonly loginRateGlobal: number;
+  /**
+   * Which proxies' `X-Forwarded-For` to believe for the client address (rate limits, lock-out, the
+   * `/rest` throttle): `false` (the socket's peer, the default), a number of proxy hops, or the proxies'
+   * addresses/CIDR ranges. Fastify's `trustProxy`.
+   */
+  readonly trustProxy: false | number | readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -179,6 +186,7 @@ export function loadConfig(env: Env): Config {
     ...connectionLimits(integer, problems),
     loginRatePerAddress: integer('SCRIPTORIUM_LOGIN_RATE_PER_ADDRESS', 30, 1, 100_000),
     loginRateGlobal: integer('SCRIPTORIUM_LOGIN_RATE_GLOBAL', 300, 1, 1_000_000),
+    trustProxy: trustedProxies(env.SCRIPTORIUM_TRUST_PROXY, problems),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.
   // Never echo it.
@@ -212,4 +220,30 @@ function connectionLimits(
     );
   }
   return limits;
+}
+
+/**
+ * `SCRIPTORIUM_TRUST_PROXY`: unset or `false`; a hop count (1–10); or comma-separated addresses and CIDR
+ * ranges of the proxies. Trusting every sender (`true`) is not offered: any client could then choose the
+ * address the rate limits see.
+ */
+function trustedProxies(raw: string | undefined, problems: string[]): false | number | readonly string[] {
+  const text = (raw ?? '').trim().toLowerCase();
+  if (text === '' || text === 'false') return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const entries = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    const valid = (entry: string) =>
+      entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (entries.length > 0 && entries.every(valid)) return Object.freeze(entries);
+  }
+  problems.push(
+    `SCRIPTORIUM_TRUST_PROXY must be false, a hop count from 1 to 10, or comma-separated proxy addresses/CIDR ranges, got "${raw ?? ''}"`,
+  );
+  return false;
 }

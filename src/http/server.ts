@@ -42,6 +42,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     logger: options.logger ?? { level: options.config.logLevel },
     bodyLimit: options.config.bodyLimit,
     genReqId: () => randomUUID(),
+    // request.ip is the client the rate limits and lock-outs count: the socket's peer unless proxies are
+    // configured (SCRIPTORIUM_TRUST_PROXY).
+    trustProxy: trustProxyOption(options.config.trustProxy),
     // Never trust a client-supplied request id: it appears in our logs.
     requestIdHeader: false,
     return503OnClosing: true,
@@ -105,4 +108,13 @@ function requiredRole(methods: readonly string[], url: string, declared: Role | 
     );
   }
   return role;
+}
+
+/** Fastify's `trustProxy` from the configuration: a hop count trusts that many proxies nearest to us. */
+function trustProxyOption(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return [...setting];
 }
