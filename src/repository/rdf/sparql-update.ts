@@ -18,15 +18,7 @@ const REFUSED_OPERATIONS: Readonly<Record<string, string>> = {
  * MOVE, COPY, GRAPH, WITH, USING or SERVICE: 400), and not write server-managed statements (409).
  */
 export function checkSparqlUpdate(text: string, baseIri: string): void {
-  let parsed: sparqljs.SparqlQuery;
-  try {
-    parsed = new sparqljs.Parser({ baseIRI: baseIri }).parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    throw RepositoryError.badRequest(`Malformed SPARQL Update: ${message.slice(0, 300)}`);
-  }
-  if (parsed.type !== 'update')
-    throw RepositoryError.badRequest('The body must be a SPARQL Update, not a query');
+  const parsed = parseSparqlUpdate(text, baseIri);
   for (const operation of parsed.updates) {
     if ('type' in operation) {
       const name = REFUSED_OPERATIONS[operation.type] ?? operation.type.toUpperCase();
@@ -74,4 +66,18 @@ function refuseDatasetPatterns(node: unknown): void {
     );
   }
   for (const value of Object.values(node)) refuseDatasetPatterns(value);
+}
+
+/** Parses a PATCH body as a SPARQL Update; a query or a syntax error is a 400. */
+export function parseSparqlUpdate(text: string, baseIri: string): sparqljs.Update {
+  let parsed: sparqljs.SparqlQuery;
+  try {
+    parsed = new sparqljs.Parser({ baseIRI: baseIri }).parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    throw RepositoryError.badRequest(`Malformed SPARQL Update: ${message.slice(0, 300)}`);
+  }
+  if (parsed.type !== 'update')
+    throw RepositoryError.badRequest('The body must be a SPARQL Update, not a query');
+  return parsed;
 }

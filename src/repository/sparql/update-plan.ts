@@ -6,6 +6,7 @@ import {
   LONE_SURROGATE_PROBLEM,
 } from '../../shared/unicode.js';
 import { RepositoryError } from '../http/errors.js';
+import { parseSparqlUpdate } from '../rdf/sparql-update.js';
 import type { UpdateStep } from './update-worker.js';
 
 export interface UpdatePlan {
@@ -27,15 +28,7 @@ export function planUpdate(text: string, baseIri: string, maxSolutions: number):
     throw RepositoryError.badRequest(
       `The SPARQL Update is not valid Unicode: ${beyondUnicodeProblem(beyond)}`,
     );
-  let parsed: sparqljs.SparqlQuery;
-  try {
-    parsed = new sparqljs.Parser({ baseIRI: baseIri }).parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    throw RepositoryError.badRequest(`Malformed SPARQL Update: ${message.slice(0, 300)}`);
-  }
-  if (parsed.type !== 'update')
-    throw RepositoryError.badRequest('The body must be a SPARQL Update, not a query');
+  const parsed = parseSparqlUpdate(text, baseIri);
   let countVariable = 'solutions';
   while (text.includes(countVariable)) countVariable += '_';
   const generator = new sparqljs.Generator();
