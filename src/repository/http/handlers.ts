@@ -774,11 +774,11 @@ export class RepositoryHandlers {
     const text = await readText(ctx.request, this.settings.rdfBodyLimit);
     if (text.trim() === '') throw RepositoryError.badRequest('The SPARQL Update is empty');
     const iri = ctx.mapper.external(path);
-    checkSparqlUpdate(text, iri);
+    const parsed = checkSparqlUpdate(text, iri);
     await this.retrying(ctx, async () => {
       const current = await this.visible(ctx, path);
       checkWritePreconditions(ctx.request.headers, rdfEtag(current));
-      const result = await this.updates.apply(userQuads(current, ctx.mapper), text, iri);
+      const result = await this.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
       const triples = toStored(this.acceptUserTriples(ctx, result, iri, false, new Set()));
       await this.write(ctx, [
         {

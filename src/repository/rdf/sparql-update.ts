@@ -16,8 +16,9 @@ const REFUSED_OPERATIONS: Readonly<Record<string, string>> = {
  * Checks a SPARQL Update before it runs: it must parse, use only INSERT DATA / DELETE DATA /
  * DELETE-INSERT-WHERE / DELETE WHERE on the resource's own graph (no LOAD, CLEAR, DROP, CREATE, ADD,
  * MOVE, COPY, GRAPH, WITH, USING or SERVICE: 400), and not write server-managed statements (409).
+ * Answers the parsed update.
  */
-export function checkSparqlUpdate(text: string, baseIri: string): void {
+export function checkSparqlUpdate(text: string, baseIri: string): sparqljs.Update {
   const parsed = parseSparqlUpdate(text, baseIri);
   for (const operation of parsed.updates) {
     if ('type' in operation) {
@@ -49,6 +50,7 @@ export function checkSparqlUpdate(text: string, baseIri: string): void {
       }
     }
   }
+  return parsed;
 }
 
 /** GRAPH and SERVICE anywhere (templates, WHERE, FILTER EXISTS) address other graphs: refused. */

@@ -21,14 +21,19 @@ export interface UpdatePlan {
  * solutions, stopping at `maxSolutions + 1`. The worker runs them in order, so each count sees the graph
  * the operations before it left, exactly as the whole update would.
  */
-export function planUpdate(text: string, baseIri: string, maxSolutions: number): UpdatePlan {
+export function planUpdate(
+  text: string,
+  baseIri: string,
+  maxSolutions: number,
+  /** The update as checkSparqlUpdate parsed it, which spares a second parse. */
+  parsed: sparqljs.Update = parseSparqlUpdate(text, baseIri),
+): UpdatePlan {
   // sparqljs turns such escapes into surrogates instead of refusing them; the text itself never runs.
   const beyond = escapeBeyondUnicode(text);
   if (beyond !== undefined)
     throw RepositoryError.badRequest(
       `The SPARQL Update is not valid Unicode: ${beyondUnicodeProblem(beyond)}`,
     );
-  const parsed = parseSparqlUpdate(text, baseIri);
   let countVariable = 'solutions';
   while (text.includes(countVariable)) countVariable += '_';
   const generator = new sparqljs.Generator();

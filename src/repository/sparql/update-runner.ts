@@ -2,10 +2,11 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import type { Quad } from 'n3';
 import { Piscina } from 'piscina';
+import type sparqljs from 'sparqljs';
 import { RepositoryError } from '../http/errors.js';
 import { toN3Quad, toStored } from '../rdf/terms.js';
 import { planUpdate } from './update-plan.js';
-import type { UpdateOutcome, UpdateTask } from './update-worker.js';
+import runUpdate, { type UpdateOutcome, type UpdateTask } from './update-worker.js';
 
 export interface UpdateLimits {
   /** Longest an update may evaluate, in milliseconds (time queued for a thread is not counted). */
@@ -39,9 +40,30 @@ export class SparqlUpdateRunner {
 
   constructor(private readonly limits: UpdateLimits) {}
 
-  /** The triples after running `text` on `triples`, `<>` resolving to `baseIri`. */
-  async apply(triples: readonly Quad[], text: string, baseIri: string): Promise<Quad[]> {
-    const plan = planUpdate(text, baseIri, this.limits.maxSolutions);
+  /**
+   * The triples after running `text` on `triples`, `<>` resolving to `baseIri`; `parsed` is the update
+   * as already parsed by the caller's vetting, if it has it.
+   */
+  async apply(
+    triples: readonly Quad[],
+    text: string,
+    baseIri: string,
+    parsed?: sparqljs.Update,
+  ): Promise<Quad[]> {
+    const plan = planUpdate(text, baseIri, this.limits.maxSolutions, parsed);
+    // INSERT DATA and DELETE DATA match nothing: their cost is linear in the body, which the body limit
+    // bounds, so they run here and spare the thread round trip (a third of a PATCH's time).
+    if (plan.steps.every((step) => step.count === null)) {
+      return this.outcomeOf(
+        runUpdate({
+          triples: toStored(triples),
+          steps: plan.steps,
+          base: baseIri,
+          maxSolutions: this.limits.maxSolutions,
+          countVariable: plan.countVariable,
+        }),
+      );
+    }
     const { port1: started, port2 } = new MessageChannel();
     const task: UpdateTask = {
       triples: toStored(triples),
@@ -91,6 +113,10 @@ export class SparqlUpdateRunner {
       clearTimeout(timer);
       started.close();
     }
+    return this.outcomeOf(outcome);
+  }
+
+  private outcomeOf(outcome: UpdateOutcome): Quad[] {
     switch (outcome.kind) {
       case 'done':
         return outcome.quads.map((q) => toN3Quad(q));

@@ -16,7 +16,7 @@ import * as oxigraph from 'oxigraph';
  *   readonly base: string,
  *   readonly maxSolutions: number,
  *   readonly countVariable: string,
- *   readonly started: import('node:worker_threads').MessagePort,
+ *   readonly started?: import('node:worker_threads').MessagePort,
  * }} UpdateTask
  * @typedef {{ readonly termType: string, readonly value: string, readonly language?: string,
  *   readonly datatype?: { readonly value: string } }} PlainTerm
@@ -50,8 +50,9 @@ function plain(term) {
  */
 export default function runUpdate(task) {
   // Tells the main thread that evaluation starts now: time spent queued or starting the thread is not counted.
-  task.started.postMessage('started');
-  task.started.close();
+  // Absent when the main thread runs a bounded update itself (update-runner.ts).
+  task.started?.postMessage('started');
+  task.started?.close();
   const store = new oxigraph.Store();
   try {
     if (task.triples !== '') store.load(task.triples, { format: 'application/n-triples' });
