@@ -41,6 +41,8 @@ import { UserStore } from './users/user.store.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
+  /** Called once per SQL statement (tests count queries). */
+  readonly onQuery?: () => void;
 }
 
 /**
@@ -49,7 +51,7 @@ export interface AppOptions {
  * tests use inject()).
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const { db, dialect } = connectDatabase(config.database);
+  const { db, dialect } = connectDatabase(config.database, { onQuery: options.onQuery });
   try {
     await migrateToLatest(db, dialect);
   } catch (error) {

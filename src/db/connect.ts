@@ -1,6 +1,6 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { makePrivateDirectory, makePrivateFile } from '../shared/private-files.js';
@@ -16,8 +16,20 @@ export interface DatabaseHandle {
 // PostgreSQL returns BIGINT (int8) as text by default; our ids and counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+export interface ConnectOptions {
+  /** Called once per SQL statement executed (tests count queries instead of timing requests). */
+  readonly onQuery?: () => void;
+}
+
 /** Opens the configured database; the caller owns `db.destroy()`. */
-export function connectDatabase(config: DatabaseConfig): DatabaseHandle {
+export function connectDatabase(config: DatabaseConfig, options: ConnectOptions = {}): DatabaseHandle {
+  const { onQuery } = options;
+  const log =
+    onQuery === undefined
+      ? undefined
+      : (event: LogEvent) => {
+          if (event.level === 'query') onQuery();
+        };
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') {
       makePrivateDirectory(path.dirname(config.file));
@@ -33,7 +45,10 @@ export function connectDatabase(config: DatabaseConfig): DatabaseHandle {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     // The driver prepares every query it runs: keep the prepared statements.
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      ...(log === undefined ? {} : { log }),
+    });
     registerDataVersion(db, sqliteDataVersion(db));
     return { db, dialect: 'sqlite' };
   }
@@ -43,5 +58,11 @@ export function connectDatabase(config: DatabaseConfig): DatabaseHandle {
     connectionTimeoutMillis: 10_000,
     ...(config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` }),
   });
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  return {
+    db: new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      ...(log === undefined ? {} : { log }),
+    }),
+    dialect: 'postgres',
+  };
 }

@@ -198,11 +198,10 @@ describe('reading a vocabulary over HTTP', () => {
   });
 
   it('gives up at the deadline', async () => {
-    const started = Date.now();
+    // /slow never finishes its body: an answer arrives at all only because the lookup gave up.
     expect(await failure(lookup({ timeoutMs: 200 }).listProperties(`${origin}/slow`))).toBe(
       `GET ${origin}/slow: timed out after 0.2 s`,
     );
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('aborts a body over 5 MiB, announced or not', async () => {

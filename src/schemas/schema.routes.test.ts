@@ -127,7 +127,7 @@ describe('schemas: the samples of cap-behaviour.md §12 (rows 23–28)', () => {
   });
 
   it('#28 GET /schema/properties for an unreachable namespace answers ERROR naming the GET', async () => {
-    const started = Date.now();
+    // How long it may take is the fetcher's deadline, tested in property-lookup.test.ts ("gives up at the deadline").
     const response = await sendJson(
       t.app,
       'GET',
@@ -138,7 +138,6 @@ describe('schemas: the samples of cap-behaviour.md §12 (rows 23–28)', () => {
     expect(envelope.meta.status).toBe('ERROR');
     expect(envelope.meta.message.startsWith('GET http://test-property-uri.org/ns/property1: ')).toBe(true);
     expect(envelope.payload).toEqual({});
-    expect(Date.now() - started).toBeLessThan(11_000);
   });
 });
 

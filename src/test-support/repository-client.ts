@@ -20,8 +20,11 @@ export const NS = {
   memento: 'http://mementoweb.org/ns#',
 } as const;
 
-export async function buildRepositoryApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  return buildTestApp({ repositoryPassword: REPO_PASSWORD, embeddedRepository: true, ...overrides });
+export async function buildRepositoryApp(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof buildTestApp>[1] = {},
+): Promise<TestApp> {
+  return buildTestApp({ repositoryPassword: REPO_PASSWORD, embeddedRepository: true, ...overrides }, options);
 }
 
 export interface RepoRequest {

@@ -22,7 +22,7 @@ const defaultTokens = new WeakMap<FastifyInstance, string>();
 /** A real app on a fresh database of the dialect under test; no port is opened. */
 export async function buildTestApp(
   overrides: Partial<Config> = {},
-  options: { beforeReady?: (app: FastifyInstance) => void } = {},
+  options: { beforeReady?: (app: FastifyInstance) => void; onQuery?: () => void } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   // Every app gets a data directory of its own (the embedded repository keeps binaries and its password
@@ -37,7 +37,7 @@ export async function buildTestApp(
     adminPassword: TEST_ADMIN.password,
     ...overrides,
   };
-  const app = await buildApp(config, { logger: false });
+  const app = await buildApp(config, { logger: false, onQuery: options.onQuery });
   options.beforeReady?.(app);
   const adminToken = await login(app, TEST_ADMIN.username, TEST_ADMIN.password);
   defaultTokens.set(app, adminToken);

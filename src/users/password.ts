@@ -28,9 +28,17 @@ export class PasswordHashingBusyError extends Error {
   }
 }
 
-const load = { running: 0, peakRunning: 0 };
-/** How many scrypt computations run now and at most since the last reset (tests watch the bound). */
-export function passwordHashingLoad(): { running: number; peakRunning: number } {
+const load = { running: 0, peakRunning: 0, computed: 0, lastCost: '' };
+/**
+ * How many scrypt computations run now, at most since the last reset and in all, and the cost
+ * parameters (`N/r/p`) of the last one (tests watch the bound and that every sign-in does the same work).
+ */
+export function passwordHashingLoad(): {
+  running: number;
+  peakRunning: number;
+  computed: number;
+  lastCost: string;
+} {
   return { ...load };
 }
 export function resetPasswordHashingPeak(): void {
@@ -45,6 +53,8 @@ function scrypt(
 ): Promise<Buffer> {
   const compute = () => {
     load.running += 1;
+    load.computed += 1;
+    load.lastCost = `${String(options.N)}/${String(options.r)}/${String(options.p)}`;
     load.peakRunning = Math.max(load.peakRunning, load.running);
     return new Promise<Buffer>((resolve, reject) => {
       scryptCallback(
