@@ -6,7 +6,8 @@ import { TransactionUnusable } from '../store/repository.store.js';
 import { REPOSITORY_SAFETY_HEADERS } from './active-content.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { RepositoryError, RevisionConflict } from './errors.js';
-import { authenticatedUser, baseOf, expiresOverride, type RepositoryHandlers } from './handlers.js';
+import { authenticatedUser, baseOf, expiresOverride } from './context.js';
+import type { RepositoryHandlers } from './handlers.js';
 import { CONSTRAINED_BY } from './render.js';
 
 const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];

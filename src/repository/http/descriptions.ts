@@ -1,0 +1,59 @@
+import { toStored } from '../rdf/terms.js';
+import { header, sendOptions, visible, type Ctx, type RepositoryDeps } from './context.js';
+import { RepositoryError } from './errors.js';
+import { checkWritePreconditions } from './headers.js';
+import { rdfEtag } from './render.js';
+import { sendRdf } from './rdf-representation.js';
+import { patch } from './resource-writes.js';
+import { acceptUserTriples, currentServerManaged, lenient, parseBody } from './write-input.js';
+import { retrying, write } from './write-support.js';
+
+// A binary's description (fcr:metadata): read, replaced with PUT, patched with SPARQL Update.
+
+export async function description(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  path: string,
+  method: string,
+): Promise<unknown> {
+  const allow = 'GET, HEAD, OPTIONS, PUT, PATCH';
+  const record = await visible(deps, ctx, path);
+  if (record.kind !== 'binary')
+    throw RepositoryError.notFound('Only binaries have a description (fcr:metadata)');
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return sendRdf(deps, ctx, record, { head: method === 'HEAD', mode: 'description' });
+    case 'OPTIONS':
+      return sendOptions(ctx, allow, false);
+    case 'PUT':
+      return putDescription(deps, ctx, path);
+    case 'PATCH':
+      return patch(deps, ctx, path, true);
+    default:
+      throw RepositoryError.notAllowed('A description is deleted with its binary', allow);
+  }
+}
+
+export async function putDescription(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
+  const first = await visible(deps, ctx, path);
+  checkWritePreconditions(ctx.request.headers, rdfEtag(first));
+  const iri = ctx.mapper.external(path);
+  const quads = await parseBody(deps, ctx, iri);
+  await retrying(ctx, async () => {
+    const current = await visible(deps, ctx, path);
+    if (header(ctx.request, 'if-match') !== undefined)
+      checkWritePreconditions(ctx.request.headers, rdfEtag(current));
+    const triples = toStored(
+      acceptUserTriples(ctx, quads, iri, lenient(ctx), await currentServerManaged(deps, ctx, current)),
+    );
+    await write(deps, ctx, [
+      {
+        op: 'put',
+        record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
+        base: current.revision,
+      },
+    ]);
+  });
+  return ctx.reply.code(204).send();
+}

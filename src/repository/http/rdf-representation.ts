@@ -1,0 +1,113 @@
+import type { FastifyReply } from 'fastify';
+import type { Quad } from 'n3';
+import { contentTypeOf, RDF_OUTPUT_TYPES, serializeRdf } from '../rdf/serialize.js';
+import { MEMENTO } from '../rdf/vocab.js';
+import type { ResourceRecord } from '../store/record.js';
+import type { Memento } from '../store/repository.store.js';
+import { allowOf, header, sub, type Ctx, type RepositoryDeps } from './context.js';
+import { RepositoryError } from './errors.js';
+import { etagMatches, httpDate, mediaTypeParameter, negotiate, parsePrefer } from './headers.js';
+import {
+  ACCEPT_PATCH,
+  ACCEPT_POST,
+  containmentQuads,
+  link,
+  mementoLinks,
+  rdfEtag,
+  renderPlan,
+  serverManagedQuads,
+  TX_ENDPOINT_REL,
+  typeLinks,
+  userQuads,
+} from './render.js';
+
+// RDF answers (a resource, a description, a memento, a timemap, a fixity report): content negotiation,
+// Prefer, the Link and validator headers, and the serialised body.
+
+export async function sendRdf(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  record: ResourceRecord,
+  options: { head: boolean; mode: 'resource' | 'description' | 'memento'; memento?: Memento },
+): Promise<unknown> {
+  const { request, reply, mapper } = ctx;
+  const chosen = negotiate(header(request, 'accept'), RDF_OUTPUT_TYPES);
+  if (chosen === undefined)
+    throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
+  const preferences = parsePrefer(header(request, 'prefer'));
+  const plan = renderPlan(preferences);
+  const quads: Quad[] = [];
+  if (plan.serverManaged) quads.push(...serverManagedQuads(record, mapper));
+  if (plan.user) quads.push(...userQuads(record, mapper));
+  if (plan.containment && record.kind === 'container' && options.mode === 'resource') {
+    quads.push(...containmentQuads(record, await deps.store.children(record.path, ctx.txId), mapper));
+  }
+  if (plan.inbound && options.mode !== 'memento') {
+    const target = mapper.external(record.path);
+    for (const { line } of await deps.store.inboundLines(`info:fedora/${record.path}`, record.path)) {
+      quads.push(...userQuads({ ...record, triples: line }, mapper).filter((q) => q.object.value === target));
+    }
+  }
+  const iri = mapper.external(record.path);
+  const etag = rdfEtag(record);
+  const links: string[] = [];
+  let allow: string;
+  if (options.mode === 'description') {
+    links.push(...typeLinks('description'), link(iri, 'describes'));
+    allow = 'GET, HEAD, OPTIONS, PUT, PATCH';
+  } else if (options.mode === 'memento' && options.memento !== undefined) {
+    links.push(
+      ...typeLinks('container'),
+      link(MEMENTO.Memento, 'type'),
+      link(iri, 'original timegate'),
+      link(sub(iri, 'fcr:versions'), 'timemap'),
+    );
+    allow = 'GET, HEAD, OPTIONS, DELETE';
+    reply.header('memento-datetime', httpDate(options.memento.datetime));
+  } else {
+    links.push(...typeLinks('container'), ...mementoLinks(iri));
+    if (record.path === '') links.push(link(`${ctx.base}/fcr:tx`, TX_ENDPOINT_REL));
+    allow = allowOf(record);
+    reply.header('accept-post', ACCEPT_POST);
+  }
+  if (options.mode !== 'memento') reply.header('accept-patch', ACCEPT_PATCH);
+  reply.header('allow', allow);
+  reply.header('link', links.join(', '));
+  reply.header('vary', 'Accept, Prefer, Accept-Datetime');
+  if (plan.applied) reply.header('preference-applied', 'return=representation');
+  if (options.mode !== 'memento') {
+    reply.header('etag', etag);
+    reply.header('last-modified', httpDate(record.lastModified));
+    const ifNoneMatch = header(request, 'if-none-match');
+    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) return reply.code(304).send();
+  }
+  const profile =
+    chosen.type === 'application/ld+json' ? mediaTypeParameter(`x; ${chosen.params}`, 'profile') : undefined;
+  return sendSerialized(reply, quads, chosen.type, profile, options.head);
+}
+
+export async function sendQuads(
+  ctx: Ctx,
+  quads: Quad[],
+  head: boolean,
+  extraHeaders: Record<string, string>,
+): Promise<unknown> {
+  const chosen = negotiate(header(ctx.request, 'accept'), RDF_OUTPUT_TYPES);
+  if (chosen === undefined)
+    throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
+  ctx.reply.headers(extraHeaders);
+  return sendSerialized(ctx.reply, quads, chosen.type, undefined, head);
+}
+
+export async function sendSerialized(
+  reply: FastifyReply,
+  quads: Quad[],
+  type: (typeof RDF_OUTPUT_TYPES)[number],
+  profile: string | undefined,
+  head: boolean,
+): Promise<unknown> {
+  const body = await serializeRdf(quads, type, profile);
+  reply.type(contentTypeOf(type));
+  if (head) return reply.header('content-length', String(Buffer.byteLength(body))).send();
+  return reply.send(body);
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { isRdfMediaType } from '../rdf/parse.js';
+import { toStored } from '../rdf/terms.js';
+import { LDP } from '../rdf/vocab.js';
+import type { ResourceRecord } from '../store/record.js';
+import type { WriteOp } from '../store/repository.store.js';
+import { checkSparqlUpdate } from '../rdf/sparql-update.js';
+import { hasBody, readText } from './body.js';
+import { allowOf, header, visible, type Ctx, type RepositoryDeps } from './context.js';
+import { RepositoryError, RevisionConflict } from './errors.js';
+import { checkWritePreconditions, mediaTypeOf, parseLinks } from './headers.js';
+import { childPath, parentOf } from './paths.js';
+import { binaryEtag, rdfEtag, userQuads } from './render.js';
+import {
+  acceptUserTriples,
+  currentServerManaged,
+  interactionModel,
+  lenient,
+  parseBody,
+  rebase,
+  slugSegment,
+  storeContent,
+} from './write-input.js';
+import { created, MAX_WRITE_ATTEMPTS, newRecord, retrying, write } from './write-support.js';
+
+// Writing resources: POST (create a child), PUT (create or replace), PATCH (SPARQL Update), DELETE.
+
+export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): Promise<unknown> {
+  const parent = await visible(deps, ctx, parentPath);
+  if (parent.kind !== 'container')
+    throw RepositoryError.notAllowed('A binary cannot have children', allowOf(parent));
+  const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
+  const kind = interactionModel(parseLinks(ctx.request.headers.link), mediaType, hasBody(ctx.request));
+  const slug = header(ctx.request, 'slug');
+  let segment = slug === undefined || slug.trim() === '' ? randomUUID() : slugSegment(slug);
+  let path = childPath(parentPath, segment);
+  if (
+    (await deps.store.get(path, ctx.txId)) !== undefined ||
+    (await deps.store.goneAt(path, ctx.txId)) !== undefined
+  ) {
+    // Fedora mints a new name when the requested one is taken.
+    segment = randomUUID();
+    path = childPath(parentPath, segment);
+  }
+  const binary = kind === 'binary' ? await storeContent(deps, ctx, null) : null;
+  const quads = kind === 'container' ? await parseBody(deps, ctx, ctx.mapper.external(path)) : [];
+  const firstIri = ctx.mapper.external(path);
+  for (let attempt = 1; ; attempt++) {
+    const iri = ctx.mapper.external(path);
+    const ours = iri === firstIri ? quads : rebase(quads, firstIri, iri);
+    const triples =
+      kind === 'container' ? toStored(acceptUserTriples(ctx, ours, iri, lenient(ctx), new Set())) : '';
+    const record = newRecord(ctx, path, kind, triples, binary);
+    try {
+      await write(deps, ctx, [{ op: 'put', record, base: null }]);
+      return created(ctx, record);
+    } catch (error) {
+      if (!(error instanceof RevisionConflict) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      path = childPath(parentPath, randomUUID());
+    }
+  }
+}
+
+export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
+  const existing = await deps.store.get(path, ctx.txId);
+  const ops: WriteOp[] = [];
+  if (existing === undefined) {
+    const gone = await deps.store.goneAt(path, ctx.txId);
+    if (gone !== undefined) {
+      const overwrite = header(ctx.request, 'overwrite-tombstone')?.trim().toLowerCase() === 'true';
+      if (!overwrite || gone !== path || ctx.txId !== null) await visible(deps, ctx, path);
+      ops.push({ op: 'purgeTombstone', path });
+    }
+  }
+  const etag =
+    existing === undefined
+      ? undefined
+      : existing.kind === 'binary'
+        ? binaryEtag(existing)
+        : rdfEtag(existing);
+  checkWritePreconditions(ctx.request.headers, etag);
+  const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
+  const links = parseLinks(ctx.request.headers.link);
+  const kind = existing?.kind ?? interactionModel(links, mediaType, hasBody(ctx.request));
+  if (existing !== undefined) {
+    const asked = links.filter((l) => l.rel.includes('type')).map((l) => l.uri);
+    const wantsBinary = asked.includes(LDP.NonRDFSource);
+    const wantsContainer = asked.some((uri) =>
+      [LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(uri as never),
+    );
+    if ((existing.kind === 'container' && wantsBinary) || (existing.kind === 'binary' && wantsContainer)) {
+      throw RepositoryError.conflict('The interaction model of a resource cannot be changed');
+    }
+    if (existing.kind === 'container' && hasBody(ctx.request) && !isRdfMediaType(mediaType)) {
+      throw RepositoryError.conflict(
+        'A container is replaced with RDF; its interaction model cannot change to a binary',
+      );
+    }
+  }
+  if (existing === undefined) {
+    const parentPath = parentOf(path);
+    const parent = parentPath === null ? undefined : await deps.store.get(parentPath, ctx.txId);
+    if (parent === undefined)
+      throw RepositoryError.conflict('The parent container does not exist; create it first');
+    if (parent.kind !== 'container') throw RepositoryError.conflict('A binary cannot have children');
+  }
+  const iri = ctx.mapper.external(path);
+  const binary = kind === 'binary' ? await storeContent(deps, ctx, existing?.binary ?? null) : null;
+  const quads = kind === 'container' ? await parseBody(deps, ctx, iri) : [];
+  let result: ResourceRecord | undefined;
+  await retrying(ctx, async () => {
+    const current = existing === undefined ? undefined : await deps.store.get(path, ctx.txId);
+    if (existing !== undefined && current === undefined) await visible(deps, ctx, path);
+    let triples = current?.triples ?? '';
+    if (kind === 'container') {
+      const smt = current === undefined ? new Set<string>() : await currentServerManaged(deps, ctx, current);
+      triples = toStored(acceptUserTriples(ctx, quads, iri, lenient(ctx), smt));
+    }
+    const record =
+      current === undefined
+        ? newRecord(ctx, path, kind, triples, binary)
+        : {
+            ...current,
+            triples,
+            binary: binary ?? current.binary,
+            lastModified: ctx.now,
+            lastModifiedBy: ctx.user,
+            revision: current.revision + 1,
+          };
+    await write(deps, ctx, [...ops, { op: 'put', record, base: current?.revision ?? null }]);
+    result = record;
+  });
+  if (existing === undefined && result !== undefined) return created(ctx, result);
+  return ctx.reply.code(204).send();
+}
+
+export async function patch(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  path: string,
+  description: boolean,
+): Promise<unknown> {
+  const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
+  const first = await visible(deps, ctx, path);
+  if (!description && first.kind === 'binary') {
+    throw RepositoryError.badRequest('A binary is not patched; PATCH its description at fcr:metadata', true);
+  }
+  if (mediaType !== 'application/sparql-update') {
+    throw RepositoryError.unsupportedMediaType('PATCH accepts application/sparql-update');
+  }
+  const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
+  if (text.trim() === '') throw RepositoryError.badRequest('The SPARQL Update is empty');
+  const iri = ctx.mapper.external(path);
+  const parsed = checkSparqlUpdate(text, iri);
+  await retrying(ctx, async () => {
+    const current = await visible(deps, ctx, path);
+    checkWritePreconditions(ctx.request.headers, rdfEtag(current));
+    const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
+    const triples = toStored(acceptUserTriples(ctx, result, iri, false, new Set()));
+    await write(deps, ctx, [
+      {
+        op: 'put',
+        record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
+        base: current.revision,
+      },
+    ]);
+  });
+  return ctx.reply.code(204).send();
+}
+
+export async function deleteResource(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
+  if (path === '')
+    throw RepositoryError.notAllowed(
+      'The repository root cannot be deleted',
+      'GET, HEAD, OPTIONS, POST, PUT, PATCH',
+    );
+  const depth = header(ctx.request, 'depth');
+  if (depth !== undefined && depth.trim().toLowerCase() !== 'infinity') {
+    throw RepositoryError.badRequest('Only Depth: infinity is supported (deletes are recursive)');
+  }
+  await retrying(ctx, async () => {
+    const current = await visible(deps, ctx, path);
+    checkWritePreconditions(
+      ctx.request.headers,
+      current.kind === 'binary' ? binaryEtag(current) : rdfEtag(current),
+    );
+    await write(deps, ctx, [{ op: 'delete', path, base: current.revision, user: ctx.user }]);
+  });
+  return ctx.reply.code(204).send();
+}

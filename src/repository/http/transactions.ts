@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TransactionUnusable } from '../store/repository.store.js';
+import { expiresOverride, header, release, type RepositoryDeps } from './context.js';
+import { RepositoryError, RevisionConflict } from './errors.js';
+import { httpDate } from './headers.js';
+import type { Target } from './paths.js';
+import { link, TX_COMMIT_REL } from './render.js';
+
+// Transactions (fcr:tx): the Atomic-ID a request names, and the endpoint that starts, keeps alive,
+// commits and rolls back.
+
+/** The transaction named by Atomic-ID (full URI or bare id), refreshed; 409 when it cannot be used. */
+export async function transactionOf(
+  deps: RepositoryDeps,
+  request: FastifyRequest,
+  base: string,
+): Promise<string | null> {
+  const value = header(request, 'atomic-id')?.trim();
+  if (value === undefined || value === '') return null;
+  const id = value.includes('/') ? (value.replace(/\/$/, '').split('/').at(-1) ?? '') : value;
+  if (
+    !/^[A-Za-z0-9-]{1,64}$/.test(id) ||
+    (value.includes('/') && !value.startsWith(`${base}/fcr:tx/`) && !value.includes('/fcr:tx/'))
+  ) {
+    throw RepositoryError.conflict(`Atomic-ID ${value.slice(0, 100)} does not name a transaction`, false);
+  }
+  try {
+    await deps.store.touchTransaction(id, Date.now(), Date.now() + deps.settings.txTimeoutMs);
+  } catch (error) {
+    if (error instanceof TransactionUnusable) throw RepositoryError.conflict(error.message, false);
+    throw error;
+  }
+  return id;
+}
+
+export async function transactionEndpoint(
+  deps: RepositoryDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  base: string,
+  target: Extract<Target, { kind: 'txEndpoint' | 'tx' }>,
+  method: string,
+): Promise<unknown> {
+  const now = Date.now();
+  const expiresAt = now + deps.settings.txTimeoutMs;
+  if (target.kind === 'txEndpoint') {
+    if (method === 'OPTIONS') return reply.header('allow', 'POST, OPTIONS').code(200).send();
+    if (method !== 'POST') throw RepositoryError.notAllowed('Start a transaction with POST', 'POST, OPTIONS');
+    const id = randomUUID();
+    await deps.store.beginTransaction(id, now, expiresAt);
+    const uri = `${base}/fcr:tx/${id}`;
+    expiresOverride.set(reply, httpDate(expiresAt));
+    reply.header('location', uri);
+    reply.header('atomic-expires', httpDate(expiresAt));
+    reply.header('link', link(uri, TX_COMMIT_REL));
+    return reply.code(201).type('text/plain; charset=utf-8').send(uri);
+  }
+  const id = target.id;
+  const answer = (error: unknown): never => {
+    if (error instanceof TransactionUnusable) {
+      throw new RepositoryError(error.reason === 'unknown' ? 404 : 410, error.message);
+    }
+    throw error;
+  };
+  switch (method) {
+    case 'GET':
+    case 'HEAD': {
+      const info = await deps.store.transaction(id);
+      if (info === undefined) throw RepositoryError.notFound('Unknown transaction');
+      if (info.state !== 'open' || info.expires <= now)
+        throw new RepositoryError(410, `Transaction ${id} is no longer open`);
+      reply.header('atomic-expires', httpDate(info.expires));
+      return reply.code(204).send();
+    }
+    case 'POST': {
+      await deps.store.touchTransaction(id, now, expiresAt).catch(answer);
+      reply.header('atomic-expires', httpDate(expiresAt));
+      return reply.code(204).send();
+    }
+    case 'PUT': {
+      try {
+        const released = await deps.store.commit(id, now);
+        release(deps, released);
+      } catch (error) {
+        if (error instanceof RevisionConflict || (error instanceof RepositoryError && error.status === 409)) {
+          // A conflicting commit fails whole; the transaction is rolled back (Fedora 6).
+          const { released } = await deps.store
+            .rollback(id, Date.now())
+            .catch(() => ({ released: [] as string[] }));
+          release(deps, released);
+          throw RepositoryError.conflict(
+            error instanceof RepositoryError
+              ? error.message
+              : `Commit conflict on ${error.path}: it changed outside the transaction`,
+            false,
+          );
+        }
+        answer(error);
+      }
+      return reply.code(204).send();
+    }
+    case 'DELETE': {
+      const outcome = await deps.store.rollback(id, now).catch(answer);
+      release(deps, outcome.released);
+      if (outcome.expired) throw new RepositoryError(410, `Transaction ${id} had expired`);
+      return reply.code(204).send();
+    }
+    case 'OPTIONS':
+      return reply.header('allow', 'GET, HEAD, POST, PUT, DELETE, OPTIONS').code(200).send();
+    default:
+      throw RepositoryError.notAllowed(
+        'Not a transaction operation',
+        'GET, HEAD, POST, PUT, DELETE, OPTIONS',
+      );
+  }
+}

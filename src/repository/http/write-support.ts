@@ -1,0 +1,74 @@
+import type { ResourceKind, BinaryInfo, ResourceRecord } from '../store/record.js';
+import type { WriteOp } from '../store/repository.store.js';
+import { header, release, sub, type Ctx, type RepositoryDeps } from './context.js';
+import { RepositoryError, RevisionConflict } from './errors.js';
+import { parentOf } from './paths.js';
+import { binaryEtag, link, rdfEtag, typeLinks } from './render.js';
+
+// The steps every write shares: applying or staging, retrying on a concurrent change, the answers.
+
+export const MAX_WRITE_ATTEMPTS = 40;
+
+/** Applies or stages writes; GC of content files no longer referenced happens after the fact. */
+export async function write(deps: RepositoryDeps, ctx: Ctx, ops: readonly WriteOp[]): Promise<void> {
+  if (ctx.txId !== null) {
+    await deps.store.stage(ctx.txId, ops, ctx.now, Date.now() + deps.settings.txTimeoutMs);
+    return;
+  }
+  const released = await deps.store.apply(ops, ctx.now);
+  release(deps, released);
+}
+
+/**
+ * Runs read-check-write until it applies without a concurrent change. With If-Match a lost race is
+ * 412 (the client's ETag is stale); without, the write is recomputed on the new state (no lost update).
+ */
+export async function retrying(ctx: Ctx, attempt: () => Promise<void>): Promise<void> {
+  const conditional = header(ctx.request, 'if-match') !== undefined;
+  for (let i = 1; ; i++) {
+    try {
+      await attempt();
+      return;
+    } catch (error) {
+      if (!(error instanceof RevisionConflict)) throw error;
+      if (conditional) throw RepositoryError.preconditionFailed();
+      if (i >= MAX_WRITE_ATTEMPTS)
+        throw RepositoryError.conflict('The resource is being changed concurrently; retry', false);
+      // Back off a little (randomised) so that competing writers do not collide again at once.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * i));
+    }
+  }
+}
+
+export function newRecord(
+  ctx: Ctx,
+  path: string,
+  kind: ResourceKind,
+  triples: string,
+  binary: BinaryInfo | null,
+): ResourceRecord {
+  return {
+    path,
+    parent: parentOf(path),
+    kind,
+    triples,
+    created: ctx.now,
+    createdBy: ctx.user,
+    lastModified: ctx.now,
+    lastModifiedBy: ctx.user,
+    revision: 1,
+    binary,
+  };
+}
+
+export function created(ctx: Ctx, record: ResourceRecord): unknown {
+  const iri = ctx.mapper.external(record.path);
+  const links =
+    record.kind === 'binary'
+      ? [...typeLinks('binary'), link(sub(iri, 'fcr:metadata'), 'describedby')]
+      : typeLinks('container');
+  ctx.reply.header('location', iri);
+  ctx.reply.header('link', links.join(', '));
+  ctx.reply.header('etag', record.kind === 'binary' ? binaryEtag(record) : rdfEtag(record));
+  return ctx.reply.code(201).type('text/plain; charset=utf-8').send(iri);
+}
