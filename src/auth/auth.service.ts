@@ -1,4 +1,4 @@
-import type { Principal } from '../http/access.js';
+import type { Principal } from './roles.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkString, ValidationCollector } from '../shared/validation.js';
 import { decoyHash, PasswordHashingBusyError, verifyPassword } from '../users/password.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { PreparedQuery } from '../db/prepared-query.js';
-import { isRole, type Role } from '../http/access.js';
+import { isRole, type Role } from './roles.js';
 
 export interface SessionOwner {
   userId: number;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { roleSatisfies, type Authorizer, type Principal, type Role } from '../http/access.js';
+import type { Authorizer } from '../http/access.js';
+import { roleSatisfies, type Principal, type Role } from './roles.js';
 import { ForbiddenError, UnauthenticatedError } from '../shared/errors.js';
 import type { AuthService } from './auth.service.js';
 

@@ -9,7 +9,7 @@ import {
   TEST_ADMIN,
   type TestApp,
 } from '../test-support/test-app.js';
-import { roleSatisfies } from './access.js';
+import { roleSatisfies } from '../auth/roles.js';
 import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
 import { createHttpServer } from './server.js';
 

@@ -1,4 +1,4 @@
-import type { Role } from './access.js';
+import type { Role } from '../auth/roles.js';
 
 /**
  * THE permission table (DECISIONS.md §5), written once: the lowest role allowed to call each route of

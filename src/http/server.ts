@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
-import { accessHook, type Authorizer, type Role } from './access.js';
+import type { Role } from '../auth/roles.js';
+import { accessHook, type Authorizer } from './access.js';
 import { capConnections, connectionOptions } from './connection-limits.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../http/access.js';
+import type { Principal } from '../auth/roles.js';
 import type {
   BinaryContent,
   ChildStatement,

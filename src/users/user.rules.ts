@@ -1,4 +1,4 @@
-import { isRole, type Role } from '../http/access.js';
+import { isRole, type Role } from '../auth/roles.js';
 import { checkString, type StringRule, type ValidationCollector } from '../shared/validation.js';
 import { ASSIGNABLE_ROLES } from './user.js';
 

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
-import type { Principal } from '../http/access.js';
+import type { Principal } from '../auth/roles.js';
 import {
   businessInvalid as invalid,
   businessMessages as msg,

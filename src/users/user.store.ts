@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
-import { isRole, type Role } from '../http/access.js';
+import { isRole, type Role } from '../auth/roles.js';
 import type { User } from './user.js';
 import type { UserRow } from './user.table.js';
 

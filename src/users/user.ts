@@ -1,4 +1,4 @@
-import type { Role } from '../http/access.js';
+import type { Role } from '../auth/roles.js';
 
 /** A user of the service (interface §2 User); the password hash never leaves the store. */
 export interface User {
