@@ -10,6 +10,7 @@ import { MEMENTO } from '../rdf/vocab.js';
 
 // A binary's answer (a resource or a memento): digests, conditional and range requests, disposition.
 
+/** A binary's content (the current one, or a memento's), streamed from the binary store. */
 export async function sendBinary(
   deps: RepositoryDeps,
   ctx: Ctx,

@@ -3,6 +3,7 @@ import { RepositoryError } from './errors.js';
 
 // The constraints document (fcr:constraints) that constrained refusals link to.
 
+/** GET fcr:constraints: the plain-text list of what this repository refuses. */
 export function constraints(reply: FastifyReply, method: string): unknown {
   if (method !== 'GET' && method !== 'HEAD') throw RepositoryError.notAllowed('Read-only', 'GET, HEAD');
   return reply.type('text/plain; charset=utf-8').send(CONSTRAINTS_TEXT);

@@ -10,6 +10,7 @@ import { retrying, write } from './write-support.js';
 
 // A binary's description (fcr:metadata): read, replaced with PUT, patched with SPARQL Update.
 
+/** fcr:metadata of a binary: 404 for a container, which has no separate description. */
 export async function description(
   deps: RepositoryDeps,
   ctx: Ctx,
@@ -35,7 +36,8 @@ export async function description(
   }
 }
 
-export async function putDescription(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
+/** Replaces the description's user triples; the binary's content and server-managed triples stay. */
+async function putDescription(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
   const first = await visible(deps, ctx, path);
   checkWritePreconditions(ctx.request.headers, rdfEtag(first));
   const iri = ctx.mapper.external(path);

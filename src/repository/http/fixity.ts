@@ -8,6 +8,7 @@ import { sendQuads } from './rdf-representation.js';
 
 // Fixity (fcr:fixity): recomputes a binary's digests and reports the outcome in PREMIS.
 
+/** GET fcr:fixity: a binary's fixity report; a failed check is also logged. */
 export async function fixity(deps: RepositoryDeps, ctx: Ctx, path: string, method: string): Promise<unknown> {
   if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
     throw RepositoryError.notAllowed('fcr:fixity is read-only', 'GET, HEAD, OPTIONS');

@@ -24,6 +24,7 @@ import {
 // RDF answers (a resource, a description, a memento, a timemap, a fixity report): content negotiation,
 // Prefer, the Link and validator headers, and the serialised body.
 
+/** The RDF of a container, a binary's description or a memento, with the headers each mode carries. */
 export async function sendRdf(
   deps: RepositoryDeps,
   ctx: Ctx,
@@ -86,6 +87,7 @@ export async function sendRdf(
   return sendSerialized(reply, quads, chosen.type, profile, options.head);
 }
 
+/** Quads negotiated into one of the RDF output types, with extra headers (a fixity report). */
 export async function sendQuads(
   ctx: Ctx,
   quads: Quad[],
@@ -99,6 +101,7 @@ export async function sendQuads(
   return sendSerialized(ctx.reply, quads, chosen.type, undefined, head);
 }
 
+/** Writes the serialised body; HEAD answers its length only. */
 export async function sendSerialized(
   reply: FastifyReply,
   quads: Quad[],

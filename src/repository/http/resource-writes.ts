@@ -25,6 +25,7 @@ import { created, MAX_WRITE_ATTEMPTS, newRecord, retrying, write } from './write
 
 // Writing resources: POST (create a child), PUT (create or replace), PATCH (SPARQL Update), DELETE.
 
+/** POST to a container: a child named by Slug (or a fresh UUID when taken or absent). */
 export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): Promise<unknown> {
   const parent = await visible(deps, ctx, parentPath);
   if (parent.kind !== 'container')
@@ -61,6 +62,7 @@ export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): 
   }
 }
 
+/** PUT: creates the resource under an existing parent, or replaces its triples or content. */
 export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
   const existing = await deps.store.get(path, ctx.txId);
   const ops: WriteOp[] = [];
@@ -134,6 +136,7 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
   return ctx.reply.code(204).send();
 }
 
+/** PATCH with SPARQL Update, of a container or (with `description`) of a binary's fcr:metadata. */
 export async function patch(
   deps: RepositoryDeps,
   ctx: Ctx,
@@ -168,6 +171,7 @@ export async function patch(
   return ctx.reply.code(204).send();
 }
 
+/** DELETE: recursive, leaves a tombstone; the root stays. */
 export async function deleteResource(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
   if (path === '')
     throw RepositoryError.notAllowed(

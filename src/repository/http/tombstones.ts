@@ -3,6 +3,7 @@ import { RepositoryError } from './errors.js';
 
 // Tombstones (fcr:tombstone): what a deleted resource leaves; it can only be purged.
 
+/** DELETE fcr:tombstone purges it, so the path can be used again; outside transactions only. */
 export async function tombstone(
   deps: RepositoryDeps,
   ctx: Ctx,

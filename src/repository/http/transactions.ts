@@ -34,6 +34,7 @@ export async function transactionOf(
   return id;
 }
 
+/** fcr:tx (POST starts one) and fcr:tx/{id} (GET status, POST keep alive, PUT commit, DELETE roll back). */
 export async function transactionEndpoint(
   deps: RepositoryDeps,
   request: FastifyRequest,

@@ -24,6 +24,7 @@ import { sendRdf, sendSerialized } from './rdf-representation.js';
 
 const TIMEMAP_TYPES = [...RDF_OUTPUT_TYPES, 'application/link-format'] as const;
 
+/** The timemap (fcr:versions): the list of mementos (RDF or link-format); POST creates one. */
 export async function versions(
   deps: RepositoryDeps,
   ctx: Ctx,
@@ -90,11 +91,8 @@ export async function versions(
   return sendSerialized(ctx.reply, quads, chosen.type, undefined, method === 'HEAD');
 }
 
-export async function createMemento(
-  deps: RepositoryDeps,
-  ctx: Ctx,
-  record: ResourceRecord,
-): Promise<unknown> {
+/** A memento of the resource's current state, optionally labelled by Slug. */
+async function createMemento(deps: RepositoryDeps, ctx: Ctx, record: ResourceRecord): Promise<unknown> {
   if (ctx.txId !== null)
     throw RepositoryError.badRequest('Versions cannot be created inside a transaction', true);
   if (header(ctx.request, 'memento-datetime') !== undefined) {
@@ -129,6 +127,7 @@ export async function createMemento(
   return ctx.reply.code(201).type('text/plain; charset=utf-8').send(location);
 }
 
+/** One memento, by its timestamp or its label: read or deleted, never changed. */
 export async function memento(
   deps: RepositoryDeps,
   ctx: Ctx,
@@ -166,6 +165,7 @@ export async function memento(
   }
 }
 
+/** GET with Accept-Datetime (the resource is its own timegate): 302 to the memento in force then. */
 export async function timegate(
   deps: RepositoryDeps,
   ctx: Ctx,

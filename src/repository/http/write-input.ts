@@ -86,6 +86,7 @@ export function acceptUserTriples(
   return kept;
 }
 
+/** The client's RDF body (none: no triples), read up to the RDF body limit and parsed against `iri`. */
 export async function parseBody(deps: RepositoryDeps, ctx: Ctx, iri: string): Promise<Quad[]> {
   const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
   if (!hasBody(ctx.request)) return [];
@@ -98,10 +99,12 @@ export async function parseBody(deps: RepositoryDeps, ctx: Ctx, iri: string): Pr
   return parseRdf(text, mediaType, iri);
 }
 
+/** Prefer: handling=lenient drops server-managed triples instead of refusing them. */
 export function lenient(ctx: Ctx): boolean {
   return parsePrefer(header(ctx.request, 'prefer')).handling === 'lenient';
 }
 
+/** Streams a binary body to the binary store (size, Digest checked); no filename keeps the previous one. */
 export async function storeContent(
   deps: RepositoryDeps,
   ctx: Ctx,
@@ -134,6 +137,7 @@ export async function storeContent(
   };
 }
 
+/** Keys of the server-managed triples the resource has now, which a PUT may repeat unchanged. */
 export async function currentServerManaged(
   deps: RepositoryDeps,
   ctx: Ctx,

@@ -7,6 +7,7 @@ import { binaryEtag, link, rdfEtag, typeLinks } from './render.js';
 
 // The steps every write shares: applying or staging, retrying on a concurrent change, the answers.
 
+/** Attempts before a write that keeps meeting concurrent changes gives up (409). */
 export const MAX_WRITE_ATTEMPTS = 40;
 
 /** Applies or stages writes; GC of content files no longer referenced happens after the fact. */
@@ -40,6 +41,7 @@ export async function retrying(ctx: Ctx, attempt: () => Promise<void>): Promise<
   }
 }
 
+/** A record for a resource created by this request. */
 export function newRecord(
   ctx: Ctx,
   path: string,
@@ -61,6 +63,7 @@ export function newRecord(
   };
 }
 
+/** 201 with Location, the type links and the ETag of what was created. */
 export function created(ctx: Ctx, record: ResourceRecord): unknown {
   const iri = ctx.mapper.external(record.path);
   const links =
