@@ -5,7 +5,7 @@ import { emptySuccess, success } from '../http/envelope.js';
 import { payloadOf } from '../http/schemas.js';
 import { BadRequestError } from '../shared/errors.js';
 import { contextSchema } from './context.api.js';
-import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context.routes.js';
+import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-support.js';
 import type { ContextService } from './context.service.js';
 
 const CONTEXT = payloadOf('RepositoryViewContext', contextSchema);

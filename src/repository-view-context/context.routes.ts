@@ -1,44 +1,14 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
 import { emptySuccess, success } from '../http/envelope.js';
-import { envelopeSchema, payloadOf, type JsonSchema } from '../http/schemas.js';
-import { contextParams, contextQuery, contextSchema, tripleSchema } from './context.api.js';
+import { payloadOf } from '../http/schemas.js';
+import { contextSchema, tripleSchema } from './context.api.js';
 import type { ContextService, ContextSession } from './context.service.js';
 import { contextResourceRoutes } from './context-resource.routes.js';
+import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-support.js';
 import { contextTransactionRoutes } from './context-transaction.routes.js';
-
-export const PREFIX = '/repository-view-context/:type/:repositoryViewId';
-export const tags = ['repository view context'];
-
-export interface ContextRequest {
-  Params: { type: string; repositoryViewId: string };
-  Querystring: { contextUri?: string; value?: string; name?: string };
-}
-
-export function sessionOf(
-  service: ContextService,
-  request: FastifyRequest<ContextRequest>,
-  contextUri = request.query.contextUri,
-): Promise<ContextSession> {
-  return service.open(request.params.type, request.params.repositoryViewId, contextUri, principalOf(request));
-}
-
-export function schemaFor(
-  summary: string,
-  payload: JsonSchema | undefined,
-  body?: JsonSchema,
-): Record<string, unknown> {
-  return {
-    tags,
-    summary,
-    params: contextParams,
-    querystring: contextQuery,
-    ...(body === undefined ? {} : { body }),
-    response: { 200: envelopeSchema(payload) },
-  };
-}
 
 const CONTEXT = payloadOf('RepositoryViewContext', contextSchema);
 const TRIPLES = payloadOf('ArrayList<Triple>', { type: 'array', items: tripleSchema });
