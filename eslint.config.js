@@ -18,6 +18,45 @@ export default tseslint.config(
     },
   },
   {
+    // Layering (issue 9, docs/architecture.md): domain, storage and adapter code stays free of HTTP and of
+    // the web framework, so it can be tested and reused without a server. Everything under src/ is held to
+    // this except the HTTP layer itself (src/http/, *.routes.ts, *.api.ts), the composition root, the test
+    // support and the few auth modules that are Fastify plugins by nature.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/http/**',
+      'src/**/*.routes.ts',
+      'src/**/*.api.ts',
+      'src/repository-view-context/context-route-support.ts',
+      'src/**/*.test.ts',
+      'src/app.ts',
+      'src/test-support/**',
+      'src/auth/attempt-purge.ts',
+      'src/auth/login-rate-limit.ts',
+      'src/auth/rate-limit-store.ts',
+      'src/auth/token-authorizer.ts',
+      // The embedded repository's store still throws HTTP errors (../http/errors, ../http/paths); it joins
+      // the rule once its split into handlers and a store with domain errors is done.
+      'src/repository/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'fastify', message: 'Domain and storage code stays free of the web framework.' }],
+          patterns: [
+            { group: ['@fastify/*'], message: 'Domain and storage code stays free of the web framework.' },
+            {
+              regex: '(^|/)http/',
+              message:
+                'Domain and storage code may not import the HTTP layer; move the shared type out of it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'src/test-support/**', 'bench/**', 'test/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

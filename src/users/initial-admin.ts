@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { generatePassword, hashPassword } from './password.js';
 import { normalizeUsername } from './user.rules.js';
@@ -12,7 +11,8 @@ import type { UserStore } from './user.store.js';
 export async function ensureInitialAdmin(
   store: UserStore,
   settings: { adminUsername: string; adminPassword: string | undefined },
-  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+  // The two levels used, typed here so that user code needs no Fastify import; the app's logger fits.
+  log: { info(message: string): void; warn(message: string): void },
 ): Promise<void> {
   if ((await store.countWithRole('ROLE_ADMIN')) > 0) return;
   const username = normalizeUsername(settings.adminUsername);
