@@ -19,6 +19,7 @@ import { OperatorService } from './operators/operator.service.js';
 import { OperatorStore } from './operators/operator.store.js';
 import { embeddedRepositoryRoutes } from './repository/repository.routes.js';
 import { resolveRepositoryCredentials } from './repository/credentials.js';
+import { AgentPool } from './repositories/agent-pool.js';
 import { createAdapter } from './repositories/create-adapter.js';
 import { contextRoutes } from './repository-view-context/context.routes.js';
 import { ContextService } from './repository-view-context/context.service.js';
@@ -76,10 +77,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const users = new UserService(userStore, (userId) => auth.revokeAll(userId));
   const authorizer = new TokenAuthorizer(auth);
   const cipher = new PasswordCipher(resolveSecret(config));
+  // The connections of every repository adapter; closed with the app.
+  const agents = new AgentPool();
   const views = new RepositoryViewService(viewStore, cipher, {
     schemas: () => schemas.list(),
     users: () => users.list(),
-    createAdapter: (view) => createAdapter(view),
+    createAdapter: (view) => createAdapter(view, { agents }),
   });
   const apply = new OperatorApplyService(
     operatorStore,
@@ -109,6 +112,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   startAttemptPurge(app, auth);
   app.addHook('onClose', async () => {
+    await agents.close();
     await db.destroy();
   });
   try {

@@ -13,7 +13,7 @@ export interface AdapterView {
 
 /**
  * The adapter for a view's kind, over a fresh `RepositoryHttpClient` (connections are pooled across
- * clients, so adapters are cheap: create one per request). A root URI that is not absolute http(s), or
+ * clients, in `options.agents` when given, so adapters are cheap: create one per request). A root URI that is not absolute http(s), or
  * carries credentials, is a BadRequestError.
  */
 export function createAdapter(

@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
+import { AgentPool } from './agent-pool.js';
 import { parseLinkHeader, type LinkValue } from './link-header.js';
 import { confineUri, parseRoot, type RepositoryRoot } from './uri-confinement.js';
 
@@ -21,6 +22,8 @@ export interface RepositoryHttpClientOptions {
   readonly maxRdfBytes?: number;
   /** Redirects inside the root followed for GET and HEAD. Default 3. Redirects elsewhere are refused. */
   readonly maxRedirects?: number;
+  /** The connection pools to draw from: the app's own, closed with it. */
+  readonly agents?: AgentPool;
   /** For tests: another undici dispatcher. */
   readonly dispatcher?: Dispatcher;
 }
@@ -54,23 +57,11 @@ export const DEFAULT_MAX_RDF_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_REDIRECTS = 3;
 const SNIPPET_LENGTH = 200;
 
-/** One keep-alive pool per pair of timeouts, shared by every client (adapters are cheap to create). */
-const agents = new Map<string, Agent>();
-function sharedAgent(connectTimeoutMs: number, responseTimeoutMs: number): Agent {
-  const key = `${connectTimeoutMs}/${responseTimeoutMs}`;
-  let agent = agents.get(key);
-  if (agent === undefined) {
-    agent = new Agent({
-      connect: { timeout: connectTimeoutMs },
-      headersTimeout: responseTimeoutMs,
-      bodyTimeout: responseTimeoutMs,
-      keepAliveTimeout: 4_000,
-      maxRedirections: 0,
-    });
-    agents.set(key, agent);
-  }
-  return agent;
-}
+/**
+ * The pools of clients created without `agents` (tests, benchmarks, scripts): the process's, never closed.
+ * The app always passes its own.
+ */
+let standalonePool: AgentPool | undefined;
 
 /**
  * The one HTTP client under every repository adapter. Every request is confined to the view's origin and
@@ -107,7 +98,12 @@ export class RepositoryHttpClient {
     this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
     this.maxRdfBytes = options.maxRdfBytes ?? DEFAULT_MAX_RDF_BYTES;
     this.maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-    this.dispatcher = options.dispatcher ?? sharedAgent(this.connectTimeoutMs, this.responseTimeoutMs);
+    this.dispatcher =
+      options.dispatcher ??
+      (options.agents ?? (standalonePool ??= new AgentPool())).agentFor(
+        this.connectTimeoutMs,
+        this.responseTimeoutMs,
+      );
   }
 
   /** The root IRI, ending with `/`. */

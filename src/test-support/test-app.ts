@@ -46,14 +46,7 @@ export async function buildTestApp(
     config,
     adminToken,
     close: async () => {
-      // A test may leave a keep-alive connection to the app's own /rest/ busy (the adapter's pool); give
-      // close two seconds, then cut the remaining connections so one test cannot stall the run.
-      const cut = setTimeout(() => {
-        app.server.closeAllConnections();
-      }, 2000);
-      cut.unref();
       await app.close();
-      clearTimeout(cut);
       await database.drop();
       if (ownDataDir !== undefined) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
