@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { UpstreamFailedError } from '../shared/errors.js';
 import { createAdapter } from './create-adapter.js';
 import { literal, namedNode, quad } from './rdf-io.js';
+import { requireFacet } from './repository-kinds.js';
 
 /**
  * The exact upstream requests each adapter method makes, against a recording stub that answers like
@@ -257,15 +258,15 @@ describe('FedoraAdapter upstream requests (Fedora 6/7 API)', () => {
     routes['DELETE /rest/fcr:tx/abc-123'] = { status: 204 };
     routes['DELETE /rest/a'] = { status: 204 };
     const a = fedora();
-    const tx = await a.beginTransaction();
+    const tx = await requireFacet(a, 'transactions').begin();
     expect(tx).toEqual({ id: 'abc-123', expiresAt: Date.parse(expires) });
-    expect(await a.refreshTransaction(tx)).toEqual({
+    expect(await requireFacet(a, 'transactions').refresh(tx)).toEqual({
       id: 'abc-123',
       expiresAt: Date.parse('Wed, 01 Jan 2031 00:03:00 GMT'),
     });
     await a.delete(`${base}/rest/a`, tx);
-    await a.commitTransaction(tx);
-    await a.rollbackTransaction(tx);
+    await requireFacet(a, 'transactions').commit(tx);
+    await requireFacet(a, 'transactions').rollback(tx);
     expect(lines()).toEqual([
       'POST /rest/fcr:tx',
       'POST /rest/fcr:tx/abc-123',
@@ -280,7 +281,7 @@ describe('FedoraAdapter upstream requests (Fedora 6/7 API)', () => {
     routes['GET /rest/bin/fcr:fixity'] = turtle(
       `<${base}/rest/bin> <http://www.loc.gov/premis/rdf/v1#hasFixity> <#f> . <#f> <http://www.loc.gov/premis/rdf/v1#hasEventOutcome> "SUCCESS" ; <http://www.loc.gov/premis/rdf/v1#hasMessageDigest> <urn:sha-512:00> ; <http://www.loc.gov/premis/rdf/v1#hasSize> "3" .`,
     );
-    expect(await fedora().fixity(`${base}/rest/bin`)).toEqual({
+    expect(await requireFacet(fedora(), 'fixity').check(`${base}/rest/bin`)).toEqual({
       status: 'SUCCESS',
       messageDigest: 'urn:sha-512:00',
       size: '3',
@@ -305,19 +306,21 @@ describe('FedoraAdapter upstream requests (Fedora 6/7 API)', () => {
     routes['PUT /rest/a'] = { status: 204 };
     routes['DELETE /rest/a/fcr:versions/20250101000000'] = { status: 405, body: 'Method Not Allowed' };
     const a = fedora();
-    expect(await a.createVersion(`${base}/rest/a`, 'v1')).toEqual({
+    expect(await requireFacet(a, 'versions').create(`${base}/rest/a`, 'v1')).toEqual({
       name: 'v1',
       time: '2025-01-01T00:00:00.000Z',
       uri: `${timemap}/20250101000000`,
     });
-    expect(await a.listVersions(`${base}/rest/a`)).toEqual([
+    expect(await requireFacet(a, 'versions').list(`${base}/rest/a`)).toEqual([
       { name: '20250101000000', time: '2025-01-01T00:00:00.000Z', uri: `${timemap}/20250101000000` },
     ]);
-    expect(await a.restoreVersion(`${timemap}/20250101000000`)).toBe(`${base}/rest/a`);
-    const error = await a.deleteVersion(`${timemap}/20250101000000`).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
+    expect(await requireFacet(a, 'versions').restore(`${timemap}/20250101000000`)).toBe(`${base}/rest/a`);
+    const error = await requireFacet(a, 'versions')
+      .delete(`${timemap}/20250101000000`)
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     expect(error).toBeInstanceOf(UpstreamFailedError);
     expect(error?.message).toBe(
       `DELETE ${timemap}/20250101000000 answered 405 Method Not Allowed: Method Not Allowed (this repository does not allow deleting versions)`,

@@ -1,9 +1,37 @@
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
 import { linkTargets } from './link-header.js';
-import { LDP_CONTAINS, parseRdf } from './rdf-io.js';
+import { LDP_CONTAINS, RDF_ACCEPT, parseRdf } from './rdf-io.js';
 import type { VerificationResult } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
+
+/** RDF first; `*\/*` last so that a binary answers with its bytes instead of 406. */
+export const DESCRIBE_ACCEPT = `${RDF_ACCEPT}, */*;q=0.1`;
+
+/**
+ * The IRI of a resource just created, confined to the root: the Location header, else (when
+ * `bodyFallback`, as Fedora answers) the text body.
+ */
+export async function createdUri(
+  client: RepositoryHttpClient,
+  response: UpstreamResponse,
+  bodyFallback: boolean,
+): Promise<string> {
+  const location = response.header('location');
+  if (location !== undefined && location !== '') {
+    await discard(response);
+    return client.confineAnswered(response, location);
+  }
+  let text = '';
+  if (bodyFallback) text = (await client.text(response, 8192)).trim();
+  else await discard(response);
+  if (text === '') {
+    throw new UpstreamFailedError(
+      `${response.method} ${response.url} answered ${response.status} without a Location`,
+    );
+  }
+  return client.confineAnswered(response, text);
+}
 
 /** Reads and parses an RDF answer; unreadable RDF is an upstream failure naming the request. */
 export async function readRdf(

@@ -1,33 +1,25 @@
 import type { Quad } from '@rdfjs/types';
-import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
+import { BadRequestError } from '../shared/errors.js';
 import {
   BoundedMap,
+  DESCRIBE_ACCEPT,
   attachmentDisposition,
   checkAuthRoot,
   checkedIri,
   childrenOf,
+  createdUri,
   derivedParent,
   dispositionFilename,
   hasTypeLink,
-  httpDateToMs,
   linkTargetsOf,
   messageOf,
   pingRoot,
   readRdf,
   sameResource,
 } from './adapter-support.js';
-import { fixityFromRdf } from './fedora-fixity.js';
-import { parseLinkHeader } from './link-header.js';
-import { atomicHeaders, expiryOf, txEndpoint, txIdFromLocation, txUri } from './fedora-transactions.js';
-import {
-  encodeLabel,
-  isServerManaged,
-  splitMemento,
-  stampToIso,
-  timemapOf,
-  versionsFromLinks,
-  versionsFromRdf,
-} from './fedora-versions.js';
+import { FedoraFixity } from './fedora-fixity.js';
+import { FedoraTransactions, atomicHeaders } from './fedora-transactions.js';
+import { FedoraVersions, PREFER_NO_CONTAINMENT } from './fedora-version-facet.js';
 import {
   FEDORA_HAS_PARENT,
   FEDORA_REPOSITORY_ROOT,
@@ -37,7 +29,6 @@ import {
   RDF_ACCEPT,
   RDF_TYPE,
   isRdfMediaType,
-  mediaTypeOf,
   namedNode,
   quad,
   writeTurtle,
@@ -45,15 +36,14 @@ import {
 import type {
   BinaryContent,
   ChildStatement,
-  FixityResult,
+  FixityFacet,
   NewBinary,
   RepositoryAdapter,
-  RepositoryFeatures,
   ResourceDescription,
-  TransactionInfo,
+  TransactionFacet,
   TransactionRef,
   VerificationResult,
-  VersionInfo,
+  VersionFacet,
 } from './repository-adapter.js';
 import {
   abandon,
@@ -63,20 +53,8 @@ import {
 } from './repository-http-client.js';
 import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
 
-/** RDF first; `*\/*` last so that a binary answers with its bytes instead of 406. */
-const DESCRIBE_ACCEPT = `${RDF_ACCEPT}, */*;q=0.1`;
 const PREFER_CONTAINMENT = `return=representation; include="${LDP_PREFER_CONTAINMENT}"`;
-const PREFER_NO_CONTAINMENT = `return=representation; omit="${LDP_PREFER_CONTAINMENT}"`;
-const PREFER_LENIENT = 'handling=lenient; received="minimal"';
 const SPARQL_UPDATE = 'application/sparql-update';
-
-export const FEDORA_FEATURES: RepositoryFeatures = {
-  versioning: true,
-  verifying: true,
-  transacting: true,
-  queryable: true,
-  fixity: true,
-};
 
 /**
  * The Fedora 6/7 HTTP API (also our embedded repository): see `fedora-api.md` §1, column "6.x/7.0".
@@ -84,11 +62,17 @@ export const FEDORA_FEATURES: RepositoryFeatures = {
  */
 export class FedoraAdapter implements RepositoryAdapter {
   readonly kind = 'FEDORA' as const;
-  readonly features = FEDORA_FEATURES;
+  readonly transactions: TransactionFacet;
+  readonly versions: VersionFacet;
+  readonly fixity: FixityFacet;
   /** Where a resource's triples are PATCHed: its `describedby` (binaries) or null (itself). */
   private readonly patchTargets = new BoundedMap<string, string | null>(1000);
 
-  constructor(readonly client: RepositoryHttpClient) {}
+  constructor(readonly client: RepositoryHttpClient) {
+    this.transactions = new FedoraTransactions(client);
+    this.versions = new FedoraVersions(client);
+    this.fixity = new FedoraFixity(client);
+  }
 
   async describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription> {
     const target = this.client.confine(uri);
@@ -149,7 +133,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       },
       body,
     });
-    const created = await this.locationOf(response);
+    const created = await createdUri(this.client, response, true);
     this.patchTargets.set(created, null);
     return created;
   }
@@ -186,7 +170,7 @@ export class FedoraAdapter implements RepositoryAdapter {
         },
         body: binary.content,
       });
-      const created = await this.locationOf(response);
+      const created = await createdUri(this.client, response, true);
       const description = linkTargetsOf(response, 'describedby')[0];
       if (description !== undefined)
         this.patchTargets.set(created, this.client.confineAnswered(response, description));
@@ -226,130 +210,6 @@ export class FedoraAdapter implements RepositoryAdapter {
     });
     await discard(response);
     this.patchTargets.delete(target);
-  }
-
-  async fixity(uri: string, tx?: TransactionRef): Promise<FixityResult> {
-    const target = this.client.confine(uri);
-    const fixityUri = this.client.confine(`${target.replace(/\/+$/, '')}/fcr:fixity`);
-    const response = await this.client.expectOk({
-      method: 'GET',
-      uri: fixityUri,
-      headers: { accept: RDF_ACCEPT, ...atomicHeaders(this.client.rootUri, tx) },
-    });
-    const result = fixityFromRdf(await readRdf(this.client, response));
-    if (result === undefined) {
-      throw new UpstreamFailedError(`GET ${fixityUri} answered no fixity outcome (premis:hasEventOutcome)`);
-    }
-    return result;
-  }
-
-  async beginTransaction(): Promise<TransactionInfo> {
-    const response = await this.client.expectOk({ method: 'POST', uri: txEndpoint(this.client.rootUri) });
-    const id = txIdFromLocation(response);
-    const expiresAt = expiryOf(response);
-    await discard(response);
-    return { id, expiresAt };
-  }
-
-  async refreshTransaction(tx: TransactionRef): Promise<TransactionInfo> {
-    const response = await this.client.expectOk({ method: 'POST', uri: txUri(this.client.rootUri, tx) });
-    const expiresAt = expiryOf(response);
-    await discard(response);
-    return { id: tx.id, expiresAt };
-  }
-
-  async commitTransaction(tx: TransactionRef): Promise<void> {
-    await discard(await this.client.expectOk({ method: 'PUT', uri: txUri(this.client.rootUri, tx) }));
-  }
-
-  async rollbackTransaction(tx: TransactionRef): Promise<void> {
-    await discard(await this.client.expectOk({ method: 'DELETE', uri: txUri(this.client.rootUri, tx) }));
-  }
-
-  async listVersions(uri: string): Promise<VersionInfo[]> {
-    const target = this.client.confine(uri);
-    const timemap = this.client.confine(timemapOf(target));
-    const response = await this.client.expectOk({
-      method: 'GET',
-      uri: timemap,
-      headers: { accept: `${RDF_ACCEPT}, application/link-format;q=0.4` },
-    });
-    if (mediaTypeOf(response.header('content-type')) === 'application/link-format') {
-      const text = await this.client.text(response);
-      return versionsFromLinks(parseLinkHeader(text.replace(/\r?\n/g, ' ')), timemap);
-    }
-    return versionsFromRdf(timemap, await readRdf(this.client, response));
-  }
-
-  async createVersion(uri: string, label: string): Promise<VersionInfo> {
-    const target = this.client.confine(uri);
-    const timemap = this.client.confine(timemapOf(target));
-    const trimmed = label.trim();
-    const response = await this.client.expectOk({
-      method: 'POST',
-      uri: timemap,
-      headers: trimmed === '' ? {} : { slug: encodeLabel(trimmed) },
-    });
-    const location = await this.locationOf(response);
-    const segment = location.replace(/\/+$/, '').split('/').at(-1) ?? location;
-    const datetime = httpDateToMs(response.header('memento-datetime'));
-    const time =
-      datetime === undefined
-        ? (stampToIso(segment) ?? new Date().toISOString())
-        : new Date(datetime).toISOString();
-    return { name: trimmed === '' ? segment : trimmed, time, uri: location };
-  }
-
-  async restoreVersion(versionUri: string): Promise<string> {
-    const memento = this.client.confine(versionUri);
-    const { original } = splitMemento(this.client.rootUri, memento);
-    const target = this.client.confine(original);
-    const response = await this.client.expectOk({
-      method: 'GET',
-      uri: memento,
-      headers: { accept: DESCRIBE_ACCEPT, prefer: PREFER_NO_CONTAINMENT },
-    });
-    if (hasTypeLink(response, LDP_NON_RDF_SOURCE) || !isRdfMediaType(response.header('content-type'))) {
-      // A binary's memento: its bytes are written back, streamed.
-      const disposition = response.header('content-disposition');
-      const filename = dispositionFilename(disposition);
-      const written = await this.client.expectOk({
-        method: 'PUT',
-        uri: target,
-        headers: {
-          'content-type': response.header('content-type') ?? 'application/octet-stream',
-          ...(filename === undefined ? {} : { 'content-disposition': attachmentDisposition(filename) }),
-        },
-        body: response.body,
-      });
-      await discard(written);
-      return target;
-    }
-    const quads = (await readRdf(this.client, response))
-      .filter((q) => !isServerManaged(q))
-      .map((q) => rebase(q, memento, target));
-    const written = await this.client.expectOk({
-      method: 'PUT',
-      uri: target,
-      headers: { 'content-type': 'text/turtle', prefer: PREFER_LENIENT },
-      body: await writeTurtle(quads),
-    });
-    await discard(written);
-    return target;
-  }
-
-  async deleteVersion(versionUri: string): Promise<void> {
-    const memento = this.client.confine(versionUri);
-    splitMemento(this.client.rootUri, memento);
-    const response = await this.client.send({ method: 'DELETE', uri: memento });
-    if (response.status >= 200 && response.status < 300) {
-      await discard(response);
-      return;
-    }
-    throw await this.client.fail(
-      response,
-      response.status === 405 ? 'this repository does not allow deleting versions' : undefined,
-    );
   }
 
   ping(): Promise<VerificationResult> {
@@ -425,21 +285,6 @@ export class FedoraAdapter implements RepositoryAdapter {
     await discard(response);
   }
 
-  /** The created resource's IRI: the Location header, else the text body (Fedora answers the URI). */
-  private async locationOf(response: UpstreamResponse): Promise<string> {
-    const location = response.header('location');
-    if (location !== undefined && location !== '') {
-      await discard(response);
-      return this.client.confineAnswered(response, location);
-    }
-    const text = (await this.client.text(response, 8192)).trim();
-    if (text === '')
-      throw new UpstreamFailedError(
-        `${response.method} ${response.url} answered ${response.status} without a Location`,
-      );
-    return this.client.confineAnswered(response, text);
-  }
-
   private parentOf(target: string, quads: readonly Quad[]): string | undefined {
     const stated = quads.find(
       (q) => q.predicate.value === FEDORA_HAS_PARENT && sameResource(q.subject.value, target),
@@ -447,15 +292,4 @@ export class FedoraAdapter implements RepositoryAdapter {
     if (stated?.object.termType === 'NamedNode') return stated.object.value;
     return derivedParent(this.client.rootUri, target, false);
   }
-}
-
-/** Statements read from a memento are about the original (some servers name the memento instead). */
-function rebase(q: Quad, from: string, to: string): Quad {
-  const swap = (term: Quad['subject'] | Quad['object']): Quad['subject'] | Quad['object'] => {
-    if (term.termType !== 'NamedNode') return term;
-    if (term.value === from) return namedNode(to);
-    if (term.value.startsWith(`${from}#`)) return namedNode(to + term.value.slice(from.length));
-    return term;
-  };
-  return quad(swap(q.subject) as Quad['subject'], q.predicate, swap(q.object));
 }

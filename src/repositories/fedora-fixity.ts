@@ -1,6 +1,10 @@
 import type { Quad } from '@rdfjs/types';
-import { NS } from './rdf-io.js';
-import type { FixityResult } from './repository-adapter.js';
+import { UpstreamFailedError } from '../shared/errors.js';
+import { readRdf } from './adapter-support.js';
+import { atomicHeaders } from './fedora-transactions.js';
+import { NS, RDF_ACCEPT } from './rdf-io.js';
+import type { FixityFacet, FixityResult, TransactionRef } from './repository-adapter.js';
+import type { RepositoryHttpClient } from './repository-http-client.js';
 
 const NAMESPACES = [NS.premis, NS.premis3];
 const OUTCOME = new Set(NAMESPACES.flatMap((ns) => [`${ns}hasEventOutcome`, `${ns}outcome`]));
@@ -54,4 +58,24 @@ function statusOf(outcomes: readonly string[]): FixityResult['status'] | undefin
   if (normalised.includes('BAD_SIZE')) return 'BAD_SIZE';
   if (normalised.includes('SUCCESS')) return 'SUCCESS';
   return undefined;
+}
+
+/** The fixity facet of the Fedora adapter: `GET <uri>/fcr:fixity`. */
+export class FedoraFixity implements FixityFacet {
+  constructor(private readonly client: RepositoryHttpClient) {}
+
+  async check(uri: string, tx?: TransactionRef): Promise<FixityResult> {
+    const target = this.client.confine(uri);
+    const fixityUri = this.client.confine(`${target.replace(/\/+$/, '')}/fcr:fixity`);
+    const response = await this.client.expectOk({
+      method: 'GET',
+      uri: fixityUri,
+      headers: { accept: RDF_ACCEPT, ...atomicHeaders(this.client.rootUri, tx) },
+    });
+    const result = fixityFromRdf(await readRdf(this.client, response));
+    if (result === undefined) {
+      throw new UpstreamFailedError(`GET ${fixityUri} answered no fixity outcome (premis:hasEventOutcome)`);
+    }
+    return result;
+  }
 }

@@ -1,7 +1,7 @@
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
 import { httpDateToMs } from './adapter-support.js';
-import type { TransactionRef } from './repository-adapter.js';
-import type { UpstreamResponse } from './repository-http-client.js';
+import type { TransactionFacet, TransactionInfo, TransactionRef } from './repository-adapter.js';
+import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
 
 /**
  * Fedora 6/7 transactions: `POST <root>/fcr:tx` starts one (201, `Location: <root>/fcr:tx/<id>`,
@@ -46,4 +46,32 @@ export function expiryOf(response: UpstreamResponse, now = Date.now()): number {
     httpDateToMs(response.header('expires')) ??
     now + DEFAULT_TX_LIFETIME_MS
   );
+}
+
+/** The transaction facet of the Fedora adapter. */
+export class FedoraTransactions implements TransactionFacet {
+  constructor(private readonly client: RepositoryHttpClient) {}
+
+  async begin(): Promise<TransactionInfo> {
+    const response = await this.client.expectOk({ method: 'POST', uri: txEndpoint(this.client.rootUri) });
+    const id = txIdFromLocation(response);
+    const expiresAt = expiryOf(response);
+    await discard(response);
+    return { id, expiresAt };
+  }
+
+  async refresh(tx: TransactionRef): Promise<TransactionInfo> {
+    const response = await this.client.expectOk({ method: 'POST', uri: txUri(this.client.rootUri, tx) });
+    const expiresAt = expiryOf(response);
+    await discard(response);
+    return { id: tx.id, expiresAt };
+  }
+
+  async commit(tx: TransactionRef): Promise<void> {
+    await discard(await this.client.expectOk({ method: 'PUT', uri: txUri(this.client.rootUri, tx) }));
+  }
+
+  async rollback(tx: TransactionRef): Promise<void> {
+    await discard(await this.client.expectOk({ method: 'DELETE', uri: txUri(this.client.rootUri, tx) }));
+  }
 }

@@ -3,10 +3,12 @@ import type { Quad } from '@rdfjs/types';
 import { BadRequestError, CapabilityUnsupportedError, UpstreamFailedError } from '../shared/errors.js';
 import {
   BoundedMap,
+  DESCRIBE_ACCEPT,
   attachmentDisposition,
   checkAuthRoot,
   checkedIri,
   childrenOf,
+  createdUri,
   derivedParent,
   dispositionFilename,
   hasTypeLink,
@@ -31,15 +33,11 @@ import {
 import type {
   BinaryContent,
   ChildStatement,
-  FixityResult,
   NewBinary,
   RepositoryAdapter,
-  RepositoryFeatures,
   ResourceDescription,
-  TransactionInfo,
   TransactionRef,
   VerificationResult,
-  VersionInfo,
 } from './repository-adapter.js';
 import {
   abandon,
@@ -49,19 +47,10 @@ import {
 } from './repository-http-client.js';
 import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
 
-const DESCRIBE_ACCEPT = `${RDF_ACCEPT}, */*;q=0.1`;
 const SPARQL_UPDATE = 'application/sparql-update';
 /** Client-side recursive delete of a non-empty container: at most this deep and this many resources. */
 export const MAX_DELETE_DEPTH = 16;
 export const MAX_DELETE_COUNT = 1000;
-
-export const LDP_FEATURES: RepositoryFeatures = {
-  versioning: false,
-  verifying: true,
-  transacting: false,
-  queryable: true,
-  fixity: false,
-};
 
 type ResourceShape = 'container' | 'binary' | 'document';
 
@@ -69,11 +58,11 @@ type ResourceShape = 'container' | 'binary' | 'document';
  * Any Linked Data Platform server (tested against Community Solid Server 7.2): descriptions through
  * `Link rel="describedby"` (CSS: `.meta`), children created then described with a PATCH of absolute
  * subjects, BGP-only SPARQL Update, 205 as success, client-side recursive delete. No transactions,
- * versions or fixity: those throw CapabilityUnsupportedError naming the feature.
+ * versions or fixity: those facets are absent (see `repository-kinds.ts`), and a `tx` given to any
+ * method throws CapabilityUnsupportedError naming transactions.
  */
 export class LdpAdapter implements RepositoryAdapter {
   readonly kind = 'LDP' as const;
-  readonly features = LDP_FEATURES;
   /** Where a resource's triples are PATCHed (describedby for containers and binaries, else itself). */
   private readonly patchTargets = new BoundedMap<string, string>(1000);
 
@@ -143,7 +132,7 @@ export class LdpAdapter implements RepositoryAdapter {
       },
       body: '',
     });
-    const created = await this.locationOf(response);
+    const created = await createdUri(this.client, response, false);
     if (statements.length === 0) return created;
     const subject = namedNode(created);
     const add = statements.map((s) => quad(subject, namedNode(s.predicate), s.object as Quad['object']));
@@ -201,7 +190,7 @@ export class LdpAdapter implements RepositoryAdapter {
       if (!binary.content.readableEnded && !binary.content.destroyed) binary.content.resume();
     }
     if (response.status < 200 || response.status >= 300) throw await this.client.fail(response);
-    const created = await this.locationOf(response);
+    const created = await createdUri(this.client, response, false);
     // Generic LDP servers drop the filename; it is kept in the binary's description.
     if (binary.filename !== '') {
       const target = await this.patchTarget(created);
@@ -259,42 +248,6 @@ export class LdpAdapter implements RepositoryAdapter {
     this.noTransaction(tx);
     const target = this.client.confine(uri);
     await this.deleteTree(target, 0, { left: MAX_DELETE_COUNT });
-  }
-
-  fixity(): Promise<FixityResult> {
-    return Promise.reject(new CapabilityUnsupportedError('fixity', this.kind));
-  }
-
-  beginTransaction(): Promise<TransactionInfo> {
-    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
-  }
-
-  refreshTransaction(): Promise<TransactionInfo> {
-    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
-  }
-
-  commitTransaction(): Promise<void> {
-    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
-  }
-
-  rollbackTransaction(): Promise<void> {
-    return Promise.reject(new CapabilityUnsupportedError('transactions', this.kind));
-  }
-
-  listVersions(): Promise<VersionInfo[]> {
-    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
-  }
-
-  createVersion(): Promise<VersionInfo> {
-    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
-  }
-
-  restoreVersion(): Promise<string> {
-    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
-  }
-
-  deleteVersion(): Promise<void> {
-    return Promise.reject(new CapabilityUnsupportedError('versions', this.kind));
   }
 
   ping(): Promise<VerificationResult> {
@@ -425,17 +378,6 @@ export class LdpAdapter implements RepositoryAdapter {
   private async removeInterrupted(parent: string, slug: string): Promise<void> {
     const uri = `${parent.endsWith('/') ? parent : `${parent}/`}${slug}`;
     await this.client.send({ method: 'DELETE', uri }).then(discard, () => undefined);
-  }
-
-  private async locationOf(response: UpstreamResponse): Promise<string> {
-    const location = response.header('location');
-    await discard(response);
-    if (location === undefined || location === '') {
-      throw new UpstreamFailedError(
-        `${response.method} ${response.url} answered ${response.status} without a Location`,
-      );
-    }
-    return this.client.confineAnswered(response, location);
   }
 }
 

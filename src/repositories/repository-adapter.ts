@@ -12,8 +12,11 @@ import type { Quad, Term } from '@rdfjs/types';
  *   already confined by the caller; the adapter refuses any other.
  * - Upstream failures throw `UpstreamFailedError` whose message names the upstream status and URL, never
  *   the credentials. A missing resource throws `UpstreamFailedError` too (the interface answers 200 ERROR).
- * - A capability the kind lacks throws `CapabilityUnsupportedError` naming the feature, never a silent
- *   no-op; `features` declares what is supported and the contract suite checks flags and behaviour agree.
+ * - Transactions, versions and fixity are optional facets (`transactions`, `versions`, `fixity`): a kind
+ *   that lacks one leaves it undefined, and callers ask for it with `requireFacet`, which throws
+ *   `CapabilityUnsupportedError` naming the feature. The kind's declaration in `repository-kinds.ts` lists
+ *   its facets; the contract suite checks declaration and adapter agree. A `tx` given to a kind without
+ *   transactions is a `CapabilityUnsupportedError` too, never a silent no-op.
  * - Every SPARQL Update sent is generated from terms (sparqljs Generator); text from a request is never
  *   pasted into a query. `runUpdate` receives an already parsed and vetted update.
  * - `tx`, when given, is the transaction the request acts in; reads and writes see its state.
@@ -99,9 +102,36 @@ export interface ChildStatement {
   readonly object: Term;
 }
 
+/** Transactions (Fedora `fcr:tx`); `tx` arguments elsewhere act inside one. */
+export interface TransactionFacet {
+  begin(): Promise<TransactionInfo>;
+  refresh(tx: TransactionRef): Promise<TransactionInfo>;
+  commit(tx: TransactionRef): Promise<void>;
+  rollback(tx: TransactionRef): Promise<void>;
+}
+
+/** Versions (Fedora mementos). */
+export interface VersionFacet {
+  /** Versions oldest first. */
+  list(uri: string): Promise<VersionInfo[]>;
+  /** `label` is sent as `Slug` when not blank (the embedded repository keeps it; Fedora 6 may refuse it). */
+  create(uri: string, label: string): Promise<VersionInfo>;
+  /** Restores the resource a memento belongs to from the memento; answers the resource's IRI. */
+  restore(versionUri: string): Promise<string>;
+  /** Fedora 6/7 answer 405 (mementos cannot be deleted): an UpstreamFailedError saying so. */
+  delete(versionUri: string): Promise<void>;
+}
+
+/** Fixity checks of binaries. */
+export interface FixityFacet {
+  check(uri: string, tx?: TransactionRef): Promise<FixityResult>;
+}
+
+/** The optional facets, by the feature name `CapabilityUnsupportedError` gives when one is absent. */
+export type Capability = 'transactions' | 'versions' | 'fixity';
+
 export interface RepositoryAdapter {
   readonly kind: RepositoryKind;
-  readonly features: RepositoryFeatures;
 
   /**
    * Reads a resource. FEDORA: one GET (binaries: plus one GET of their describedby). LDP: one GET
@@ -142,21 +172,12 @@ export interface RepositoryAdapter {
    * non-empty container get its children deleted first, at most 16 levels and 1000 resources).
    */
   delete(uri: string, tx?: TransactionRef): Promise<void>;
-  fixity(uri: string, tx?: TransactionRef): Promise<FixityResult>;
-
-  beginTransaction(): Promise<TransactionInfo>;
-  refreshTransaction(tx: TransactionRef): Promise<TransactionInfo>;
-  commitTransaction(tx: TransactionRef): Promise<void>;
-  rollbackTransaction(tx: TransactionRef): Promise<void>;
-
-  /** Versions oldest first. */
-  listVersions(uri: string): Promise<VersionInfo[]>;
-  /** `label` is sent as `Slug` when not blank (the embedded repository keeps it; Fedora 6 may refuse it). */
-  createVersion(uri: string, label: string): Promise<VersionInfo>;
-  /** Restores the resource a memento belongs to from the memento; answers the resource's IRI. */
-  restoreVersion(versionUri: string): Promise<string>;
-  /** Fedora 6/7 answer 405 (mementos cannot be deleted): an UpstreamFailedError saying so. */
-  deleteVersion(versionUri: string): Promise<void>;
+  /** Absent when the kind has no transactions (LDP). */
+  readonly transactions?: TransactionFacet;
+  /** Absent when the kind keeps no versions (LDP). */
+  readonly versions?: VersionFacet;
+  /** Absent when the kind cannot check fixity (LDP). */
+  readonly fixity?: FixityFacet;
 
   /**
    * Verification (interface §4.7, DECISIONS.md §6). Never throws: `{ ok: false, message }` names why —

@@ -5,6 +5,7 @@ import type {
   FixityResult,
   TransactionInfo,
 } from '../repositories/repository-adapter.js';
+import { featuresOf, requireFacet } from '../repositories/repository-kinds.js';
 import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
 import { BadRequestError, ForbiddenError } from '../shared/errors.js';
 import {
@@ -55,24 +56,26 @@ export class ContextService {
     const { opened, context } = session;
     const { adapter } = opened;
     const transactionDetails =
-      context.tx === undefined ? undefined : details(await adapter.refreshTransaction(context.tx));
+      context.tx === undefined
+        ? undefined
+        : details(await requireFacet(adapter, 'transactions').refresh(context.tx));
     const description = await adapter.describe(context.uri, context.tx);
     const isVersion = /\/fcr:versions\/[^/]+$/.test(context.uri);
     const versions =
-      adapter.features.versioning && !isVersion && context.tx === undefined
-        ? await adapter.listVersions(context.uri)
+      adapter.versions !== undefined && !isVersion && context.tx === undefined
+        ? await adapter.versions.list(context.uri)
         : [];
     // A version's label is listed with the original resource, not at the memento's own address.
     const versionLabel = isVersion
-      ? (await adapter.listVersions(context.uri.replace(/\/fcr:versions\/[^/]+$/, ''))).find(
-          (version) => version.uri === context.uri,
-        )?.name
+      ? (
+          await requireFacet(adapter, 'versions').list(context.uri.replace(/\/fcr:versions\/[^/]+$/, ''))
+        ).find((version) => version.uri === context.uri)?.name
       : undefined;
     return buildContext({
       description,
       isRoot: context.isRoot,
       metadataPrefixes: opened.metadataPrefixes,
-      features: adapter.features,
+      features: featuresOf(adapter),
       versions,
       transactionDetails,
       versionLabel,
@@ -164,27 +167,31 @@ export class ContextService {
     if (session.context.isRoot && session.caller.role !== 'ROLE_ADMIN')
       throw new ForbiddenError('Only an administrator may delete the root of a repository view');
     await session.opened.adapter.delete(session.context.uri, session.context.tx);
-    if (session.context.tx !== undefined) await session.opened.adapter.refreshTransaction(session.context.tx);
+    if (session.context.tx !== undefined)
+      await requireFacet(session.opened.adapter, 'transactions').refresh(session.context.tx);
   }
 
-  fixity(session: ContextSession): Promise<FixityResult> {
-    return session.opened.adapter.fixity(session.context.uri, session.context.tx);
+  async fixity(session: ContextSession): Promise<FixityResult> {
+    return requireFacet(session.opened.adapter, 'fixity').check(session.context.uri, session.context.tx);
   }
 
   async startTransaction(opened: OpenedView): Promise<TransactionDetails> {
-    return details(await opened.adapter.beginTransaction());
+    return details(await requireFacet(opened.adapter, 'transactions').begin());
   }
 
   async refreshTransaction(session: ContextSession): Promise<TransactionDetails> {
-    return details(await session.opened.adapter.refreshTransaction(requireTx(session)));
+    const tx = requireTx(session);
+    return details(await transactionsOf(session).refresh(tx));
   }
 
   async commitTransaction(session: ContextSession): Promise<void> {
-    await session.opened.adapter.commitTransaction(requireTx(session));
+    const tx = requireTx(session);
+    await transactionsOf(session).commit(tx);
   }
 
   async rollbackTransaction(session: ContextSession): Promise<void> {
-    await session.opened.adapter.rollbackTransaction(requireTx(session));
+    const tx = requireTx(session);
+    await transactionsOf(session).rollback(tx);
   }
 
   async createVersion(session: ContextSession, name: string | undefined): Promise<RepositoryViewContext> {
@@ -193,19 +200,19 @@ export class ContextService {
       throw new BadRequestError(
         'A version name must be at most 200 characters without spaces, slashes, ? or #',
       );
-    await session.opened.adapter.createVersion(session.context.uri, label);
+    await requireFacet(session.opened.adapter, 'versions').create(session.context.uri, label);
     return this.read(session);
   }
 
   /** Restores the resource a memento belongs to; answers the restored resource's context. */
   async restoreVersion(session: ContextSession): Promise<RepositoryViewContext> {
-    const resource = await session.opened.adapter.restoreVersion(session.context.uri);
+    const resource = await requireFacet(session.opened.adapter, 'versions').restore(session.context.uri);
     const context = resolveContextUri(session.opened.view.rootUri, resource);
     return this.read({ ...session, context });
   }
 
   async deleteVersion(session: ContextSession): Promise<void> {
-    await session.opened.adapter.deleteVersion(session.context.uri);
+    await requireFacet(session.opened.adapter, 'versions').delete(session.context.uri);
   }
 
   /** A body triple about the context itself (its subject may be given relative to the view's root). */
@@ -225,6 +232,11 @@ export class ContextService {
 
 function details(info: TransactionInfo): TransactionDetails {
   return { token: tokenOf({ id: info.id }), expiration: info.expiresAt };
+}
+
+/** Asked for after the token is checked, so that a missing token is reported first, as before. */
+function transactionsOf(session: ContextSession) {
+  return requireFacet(session.opened.adapter, 'transactions');
 }
 
 function requireTx(session: ContextSession) {

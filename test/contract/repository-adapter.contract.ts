@@ -3,15 +3,19 @@ import { Readable } from 'node:stream';
 import type { Quad } from '@rdfjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapter } from '../../src/repositories/create-adapter.js';
-import { FEDORA_FEATURES } from '../../src/repositories/fedora-adapter.js';
 import { literal, namedNode, quad } from '../../src/repositories/rdf-io.js';
-import { LDP_FEATURES } from '../../src/repositories/ldp-adapter.js';
 import type {
   RepositoryAdapter,
-  RepositoryFeatures,
   RepositoryKind,
   ResourceDescription,
 } from '../../src/repositories/repository-adapter.js';
+import {
+  REPOSITORY_KIND_DECLARATIONS,
+  capabilitiesOf,
+  featuresFrom,
+  featuresOf,
+  requireFacet,
+} from '../../src/repositories/repository-kinds.js';
 import type {
   RepositoryHttpClient,
   RepositoryHttpClientOptions,
@@ -51,7 +55,11 @@ const COUNT = `${EX}count`;
 const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
 const EVIL = 'x" } ; DELETE WHERE { ?s ?p ?o } ; INSERT DATA { <a> <b> "y';
 
-const FEATURES: Record<RepositoryKind, RepositoryFeatures> = { FEDORA: FEDORA_FEATURES, LDP: LDP_FEATURES };
+function declarationOf(kind: RepositoryKind) {
+  const declaration = REPOSITORY_KIND_DECLARATIONS.find((d) => d.kind === kind);
+  if (declaration === undefined) throw new Error(`No declaration for ${kind}`);
+  return declaration;
+}
 
 type Adapter = RepositoryAdapter & { readonly client: RepositoryHttpClient };
 
@@ -85,15 +93,18 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** `run` may throw at once (an absent facet) or reject: both count. */
 async function expectUnsupported(
-  promise: Promise<unknown>,
+  run: () => Promise<unknown>,
   feature: string,
   kind: RepositoryKind,
 ): Promise<void> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error: unknown = await Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(error).toBeInstanceOf(CapabilityUnsupportedError);
   expect((error as CapabilityUnsupportedError).feature).toBe(feature);
   expect((error as Error).message).toBe(`The ${kind} repository does not support ${feature}`);
@@ -115,7 +126,8 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
  */
 export function describeRepositoryAdapter(name: string, setup: ContractSetup): void {
   const { kind } = setup;
-  const features = FEATURES[kind];
+  const declaration = declarationOf(kind);
+  const features = featuresFrom(declaration.capabilities);
 
   describe(name, () => {
     let target: ContractTarget;
@@ -141,10 +153,11 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
       await target.close();
     });
 
-    it(`declares the ${kind} features`, () => {
+    it(`provides exactly the facets the ${kind} declaration lists`, () => {
       expect(adapter().kind).toBe(kind);
-      expect(adapter().features).toEqual(features);
-      expect(Object.keys(adapter().features).sort()).toEqual([
+      expect(capabilitiesOf(adapter()).sort()).toEqual([...declaration.capabilities].sort());
+      expect(featuresOf(adapter())).toEqual(features);
+      expect(Object.keys(featuresOf(adapter())).sort()).toEqual([
         'fixity',
         'queryable',
         'transacting',
@@ -384,16 +397,18 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
             contentType: 'text/plain',
           });
           if (features.fixity) {
-            const result = await a.fixity(uri);
+            const result = await requireFacet(a, 'fixity').check(uri);
             expect(result).toEqual({
               status: 'SUCCESS',
               messageDigest: `urn:sha-512:${sha('sha512', content)}`,
               size: String(content.length),
             });
-            expect(await rejection(a.fixity(workspace))).toBeInstanceOf(UpstreamFailedError);
+            expect(await rejection(requireFacet(a, 'fixity').check(workspace))).toBeInstanceOf(
+              UpstreamFailedError,
+            );
           } else {
             const before = a.client.requestCount;
-            await expectUnsupported(a.fixity(uri), 'fixity', kind);
+            await expectUnsupported(() => requireFacet(a, 'fixity').check(uri), 'fixity', kind);
             expect(a.client.requestCount).toBe(before);
           }
         },
@@ -405,7 +420,7 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         it('begins, sees its own changes, hides them from others, commits', async () => {
           const a = adapter();
           const existing = await a.createChild(workspace, [{ predicate: TITLE, object: literal('outside') }]);
-          const tx = await a.beginTransaction();
+          const tx = await requireFacet(a, 'transactions').begin();
           expect(tx.id).toMatch(/^[A-Za-z0-9-]+$/);
           expect(tx.expiresAt).toBeGreaterThan(Date.now());
           expect(tx.expiresAt).toBeLessThan(Date.now() + 24 * 3_600_000);
@@ -426,22 +441,24 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
           expect((await rejection(other.describe(child))).message).toMatch(/answered (404|410)/);
           expect(ours(await other.describe(existing))).toEqual([`<${TITLE}> "outside"`]);
           expect((await other.describe(workspace)).children).not.toContain(child);
-          const refreshed = await a.refreshTransaction(tx);
+          const refreshed = await requireFacet(a, 'transactions').refresh(tx);
           expect(refreshed.id).toBe(tx.id);
           expect(refreshed.expiresAt).toBeGreaterThanOrEqual(tx.expiresAt - 1_000);
-          await a.commitTransaction(tx);
+          await requireFacet(a, 'transactions').commit(tx);
           expect(ours(await other.describe(child))).toEqual([`<${TITLE}> "in tx"`]);
           expect(ours(await other.describe(existing))).toEqual(
             [`<${TITLE}> "outside"`, `<${NOTE}> "tx note"`].sort(),
           );
           // A committed transaction cannot be used again.
-          expect(await rejection(a.commitTransaction(tx))).toBeInstanceOf(UpstreamFailedError);
+          expect(await rejection(requireFacet(a, 'transactions').commit(tx))).toBeInstanceOf(
+            UpstreamFailedError,
+          );
         });
 
         it('rolls back: nothing done in the transaction remains', async () => {
           const a = adapter();
           const existing = await a.createChild(workspace, [{ predicate: TITLE, object: literal('stays') }]);
-          const tx = await a.beginTransaction();
+          const tx = await requireFacet(a, 'transactions').begin();
           const child = await a.createChild(
             workspace,
             [{ predicate: TITLE, object: literal('rolled back') }],
@@ -454,7 +471,7 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
             tx,
           );
           await a.delete(existing, tx);
-          await a.rollbackTransaction(tx);
+          await requireFacet(a, 'transactions').rollback(tx);
           expect(await rejection(a.describe(child))).toBeInstanceOf(UpstreamFailedError);
           expect(ours(await a.describe(existing))).toEqual([`<${TITLE}> "stays"`]);
           const stale = await rejection(a.describe(existing, tx));
@@ -463,7 +480,9 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         });
 
         it('names an unknown transaction in the error', async () => {
-          const error = await rejection(adapter().refreshTransaction({ id: randomUUID() }));
+          const error = await rejection(
+            requireFacet(adapter(), 'transactions').refresh({ id: randomUUID() }),
+          );
           expect(error).toBeInstanceOf(UpstreamFailedError);
           expect(error.message).toMatch(/^POST http:\/\/\S+\/fcr:tx\/[0-9a-f-]+ answered 4\d\d /);
         });
@@ -471,14 +490,14 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         it('fails cleanly: transactions are unsupported (begin, refresh, commit, rollback, and any request in one)', async () => {
           const a = adapter();
           const tx = { id: randomUUID() };
-          await expectUnsupported(a.beginTransaction(), 'transactions', kind);
-          await expectUnsupported(a.refreshTransaction(tx), 'transactions', kind);
-          await expectUnsupported(a.commitTransaction(tx), 'transactions', kind);
-          await expectUnsupported(a.rollbackTransaction(tx), 'transactions', kind);
-          await expectUnsupported(a.describe(workspace, tx), 'transactions', kind);
-          await expectUnsupported(a.createChild(workspace, [], tx), 'transactions', kind);
-          await expectUnsupported(a.updateTriples(workspace, [], [], tx), 'transactions', kind);
-          await expectUnsupported(a.delete(workspace, tx), 'transactions', kind);
+          await expectUnsupported(() => requireFacet(a, 'transactions').begin(), 'transactions', kind);
+          await expectUnsupported(() => requireFacet(a, 'transactions').refresh(tx), 'transactions', kind);
+          await expectUnsupported(() => requireFacet(a, 'transactions').commit(tx), 'transactions', kind);
+          await expectUnsupported(() => requireFacet(a, 'transactions').rollback(tx), 'transactions', kind);
+          await expectUnsupported(() => a.describe(workspace, tx), 'transactions', kind);
+          await expectUnsupported(() => a.createChild(workspace, [], tx), 'transactions', kind);
+          await expectUnsupported(() => a.updateTriples(workspace, [], [], tx), 'transactions', kind);
+          await expectUnsupported(() => a.delete(workspace, tx), 'transactions', kind);
           expect(a.client.requestCount).toBe(0);
         });
       }
@@ -492,7 +511,7 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
             { predicate: TITLE, object: literal('first') },
             { predicate: NOTE, object: literal('original note') },
           ]);
-          const version = await a.createVersion(child, 'v1');
+          const version = await requireFacet(a, 'versions').create(child, 'v1');
           expect(version.name).toBe('v1');
           expect(version.uri.startsWith(`${child}/fcr:versions/`)).toBe(true);
           expect(Number.isNaN(Date.parse(version.time))).toBe(false);
@@ -505,28 +524,30 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
               quad(subject, namedNode(RELATED), namedNode(`${EX}x`)),
             ],
           );
-          const listed = await a.listVersions(child);
+          const listed = await requireFacet(a, 'versions').list(child);
           expect(listed).toContainEqual({ name: 'v1', time: version.time, uri: version.uri });
-          expect(await a.restoreVersion(version.uri)).toBe(child);
+          expect(await requireFacet(a, 'versions').restore(version.uri)).toBe(child);
           const restored = await a.describe(child);
           expect(ours(restored)).toEqual([`<${TITLE}> "first"`, `<${NOTE}> "original note"`].sort());
           expect(restored.parent).toBe(workspace);
-          await a.deleteVersion(version.uri);
-          expect((await a.listVersions(child)).map((v) => v.uri)).not.toContain(version.uri);
+          await requireFacet(a, 'versions').delete(version.uri);
+          expect((await requireFacet(a, 'versions').list(child)).map((v) => v.uri)).not.toContain(
+            version.uri,
+          );
         });
 
         it('keeps a non-ASCII version name', async () => {
           const a = adapter();
           const child = await a.createChild(workspace, [{ predicate: TITLE, object: literal('named') }]);
-          const version = await a.createVersion(child, 'révisé 100%');
+          const version = await requireFacet(a, 'versions').create(child, 'révisé 100%');
           expect(version.name).toBe('révisé 100%');
-          expect((await a.listVersions(child)).map((v) => v.name)).toContain('révisé 100%');
+          expect((await requireFacet(a, 'versions').list(child)).map((v) => v.name)).toContain('révisé 100%');
         });
 
         it('restores a container that gained children without touching them', async () => {
           const a = adapter();
           const parent = await a.createChild(workspace, [{ predicate: TITLE, object: literal('parent v1') }]);
-          const version = await a.createVersion(parent, '');
+          const version = await requireFacet(a, 'versions').create(parent, '');
           expect(version.name).toBe(version.uri.split('/').at(-1));
           const child = await a.createChild(parent, []);
           await a.updateTriples(
@@ -534,7 +555,7 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
             [quad(namedNode(parent), namedNode(TITLE), literal('parent v1'))],
             [],
           );
-          await a.restoreVersion(version.uri);
+          await requireFacet(a, 'versions').restore(version.uri);
           const restored = await a.describe(parent);
           expect(ours(restored)).toEqual([`<${TITLE}> "parent v1"`]);
           expect(restored.children).toContain(child);
@@ -548,9 +569,9 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
             filename: 'versioned.bin',
             contentType: 'application/octet-stream',
           });
-          const version = await a.createVersion(uri, 'binary v1');
-          expect((await a.listVersions(uri)).map((v) => v.name)).toContain('binary v1');
-          expect(await a.restoreVersion(version.uri)).toBe(uri);
+          const version = await requireFacet(a, 'versions').create(uri, 'binary v1');
+          expect((await requireFacet(a, 'versions').list(uri)).map((v) => v.name)).toContain('binary v1');
+          expect(await requireFacet(a, 'versions').restore(version.uri)).toBe(uri);
           const download = await a.downloadBinary(uri);
           expect(download.filename).toBe('versioned.bin');
           expect(download.contentType).toMatch(/^application\/octet-stream/);
@@ -559,23 +580,31 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
 
         it('names the refusal of a version that does not exist', async () => {
           const child = await adapter().createChild(workspace, []);
-          const error = await rejection(adapter().restoreVersion(`${child}/fcr:versions/20000101000000`));
+          const error = await rejection(
+            requireFacet(adapter(), 'versions').restore(`${child}/fcr:versions/20000101000000`),
+          );
           expect(error).toBeInstanceOf(UpstreamFailedError);
           expect(error.message).toContain('answered 404 Not Found');
-          expect(await rejection(adapter().restoreVersion(child))).toBeInstanceOf(BadRequestError);
+          expect(await rejection(requireFacet(adapter(), 'versions').restore(child))).toBeInstanceOf(
+            BadRequestError,
+          );
         });
       } else {
         it('fails cleanly: versions are unsupported (list, create, restore, delete)', async () => {
           const a = adapter();
-          await expectUnsupported(a.listVersions(workspace), 'versions', kind);
-          await expectUnsupported(a.createVersion(workspace, 'v1'), 'versions', kind);
+          await expectUnsupported(() => requireFacet(a, 'versions').list(workspace), 'versions', kind);
           await expectUnsupported(
-            a.restoreVersion(`${workspace}fcr:versions/20200101000000`),
+            () => requireFacet(a, 'versions').create(workspace, 'v1'),
             'versions',
             kind,
           );
           await expectUnsupported(
-            a.deleteVersion(`${workspace}fcr:versions/20200101000000`),
+            () => requireFacet(a, 'versions').restore(`${workspace}fcr:versions/20200101000000`),
+            'versions',
+            kind,
+          );
+          await expectUnsupported(
+            () => requireFacet(a, 'versions').delete(`${workspace}fcr:versions/20200101000000`),
             'versions',
             kind,
           );

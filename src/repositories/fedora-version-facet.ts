@@ -1,0 +1,137 @@
+import type { Quad } from '@rdfjs/types';
+import {
+  DESCRIBE_ACCEPT,
+  attachmentDisposition,
+  createdUri,
+  dispositionFilename,
+  hasTypeLink,
+  httpDateToMs,
+  readRdf,
+} from './adapter-support.js';
+import {
+  encodeLabel,
+  isServerManaged,
+  splitMemento,
+  stampToIso,
+  timemapOf,
+  versionsFromLinks,
+  versionsFromRdf,
+} from './fedora-versions.js';
+import { parseLinkHeader } from './link-header.js';
+import {
+  LDP_NON_RDF_SOURCE,
+  LDP_PREFER_CONTAINMENT,
+  RDF_ACCEPT,
+  isRdfMediaType,
+  mediaTypeOf,
+  namedNode,
+  quad,
+  writeTurtle,
+} from './rdf-io.js';
+import type { VersionFacet, VersionInfo } from './repository-adapter.js';
+import { discard, type RepositoryHttpClient } from './repository-http-client.js';
+
+export const PREFER_NO_CONTAINMENT = `return=representation; omit="${LDP_PREFER_CONTAINMENT}"`;
+const PREFER_LENIENT = 'handling=lenient; received="minimal"';
+
+/** The version facet of the Fedora adapter: mementos under `<uri>/fcr:versions`. */
+export class FedoraVersions implements VersionFacet {
+  constructor(private readonly client: RepositoryHttpClient) {}
+
+  async list(uri: string): Promise<VersionInfo[]> {
+    const target = this.client.confine(uri);
+    const timemap = this.client.confine(timemapOf(target));
+    const response = await this.client.expectOk({
+      method: 'GET',
+      uri: timemap,
+      headers: { accept: `${RDF_ACCEPT}, application/link-format;q=0.4` },
+    });
+    if (mediaTypeOf(response.header('content-type')) === 'application/link-format') {
+      const text = await this.client.text(response);
+      return versionsFromLinks(parseLinkHeader(text.replace(/\r?\n/g, ' ')), timemap);
+    }
+    return versionsFromRdf(timemap, await readRdf(this.client, response));
+  }
+
+  async create(uri: string, label: string): Promise<VersionInfo> {
+    const target = this.client.confine(uri);
+    const timemap = this.client.confine(timemapOf(target));
+    const trimmed = label.trim();
+    const response = await this.client.expectOk({
+      method: 'POST',
+      uri: timemap,
+      headers: trimmed === '' ? {} : { slug: encodeLabel(trimmed) },
+    });
+    const location = await createdUri(this.client, response, true);
+    const segment = location.replace(/\/+$/, '').split('/').at(-1) ?? location;
+    const datetime = httpDateToMs(response.header('memento-datetime'));
+    const time =
+      datetime === undefined
+        ? (stampToIso(segment) ?? new Date().toISOString())
+        : new Date(datetime).toISOString();
+    return { name: trimmed === '' ? segment : trimmed, time, uri: location };
+  }
+
+  async restore(versionUri: string): Promise<string> {
+    const memento = this.client.confine(versionUri);
+    const { original } = splitMemento(this.client.rootUri, memento);
+    const target = this.client.confine(original);
+    const response = await this.client.expectOk({
+      method: 'GET',
+      uri: memento,
+      headers: { accept: DESCRIBE_ACCEPT, prefer: PREFER_NO_CONTAINMENT },
+    });
+    if (hasTypeLink(response, LDP_NON_RDF_SOURCE) || !isRdfMediaType(response.header('content-type'))) {
+      // A binary's memento: its bytes are written back, streamed.
+      const disposition = response.header('content-disposition');
+      const filename = dispositionFilename(disposition);
+      const written = await this.client.expectOk({
+        method: 'PUT',
+        uri: target,
+        headers: {
+          'content-type': response.header('content-type') ?? 'application/octet-stream',
+          ...(filename === undefined ? {} : { 'content-disposition': attachmentDisposition(filename) }),
+        },
+        body: response.body,
+      });
+      await discard(written);
+      return target;
+    }
+    const quads = (await readRdf(this.client, response))
+      .filter((q) => !isServerManaged(q))
+      .map((q) => rebase(q, memento, target));
+    const written = await this.client.expectOk({
+      method: 'PUT',
+      uri: target,
+      headers: { 'content-type': 'text/turtle', prefer: PREFER_LENIENT },
+      body: await writeTurtle(quads),
+    });
+    await discard(written);
+    return target;
+  }
+
+  async delete(versionUri: string): Promise<void> {
+    const memento = this.client.confine(versionUri);
+    splitMemento(this.client.rootUri, memento);
+    const response = await this.client.send({ method: 'DELETE', uri: memento });
+    if (response.status >= 200 && response.status < 300) {
+      await discard(response);
+      return;
+    }
+    throw await this.client.fail(
+      response,
+      response.status === 405 ? 'this repository does not allow deleting versions' : undefined,
+    );
+  }
+}
+
+/** Statements read from a memento are about the original (some servers name the memento instead). */
+function rebase(q: Quad, from: string, to: string): Quad {
+  const swap = (term: Quad['subject'] | Quad['object']): Quad['subject'] | Quad['object'] => {
+    if (term.termType !== 'NamedNode') return term;
+    if (term.value === from) return namedNode(to);
+    if (term.value.startsWith(`${from}#`)) return namedNode(to + term.value.slice(from.length));
+    return term;
+  };
+  return quad(swap(q.subject) as Quad['subject'], q.predicate, swap(q.object));
+}
