@@ -37,11 +37,3 @@ export class RepositoryError extends Error {
     return new RepositoryError(415, message, { constrained: true });
   }
 }
-
-/** A write lost a race with another writer (revision changed between read and write). */
-export class RevisionConflict extends Error {
-  constructor(readonly path: string) {
-    super(`Resource ${path} changed concurrently`);
-    this.name = 'RevisionConflict';
-  }
-}

@@ -2,13 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../http/client-address.js';
 import type { RepositoryCredentials } from '../credentials.js';
-import { TransactionUnusable } from '../store/repository.store.js';
+import { isStoreRefusal } from '../store/errors.js';
 import { REPOSITORY_SAFETY_HEADERS } from './active-content.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
-import { RepositoryError, RevisionConflict } from './errors.js';
+import { RepositoryError } from './errors.js';
 import { authenticatedUser, baseOf, expiresOverride } from './context.js';
 import type { RepositoryHandlers } from './handlers.js';
 import { CONSTRAINED_BY } from './render.js';
+import { answerToRefusal } from './store-errors.js';
 
 const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -100,17 +101,13 @@ export function repositoryPlugin(handlers: RepositoryHandlers, credentials: Repo
       let status = 500;
       let message = `Internal error (request id ${request.id})`;
       let constrained = false;
-      if (error instanceof RepositoryError) {
-        status = error.status;
-        message = error.message;
-        constrained = error.options.constrained === true;
-        if (error.options.headers !== undefined) reply.headers(error.options.headers);
-      } else if (error instanceof TransactionUnusable) {
-        status = 409;
-        message = error.message;
-      } else if (error instanceof RevisionConflict) {
-        status = 409;
-        message = 'The resource changed concurrently; retry';
+      // The store refuses in its own terms (store/errors.ts); their statuses are decided here.
+      const answer = isStoreRefusal(error) ? answerToRefusal(error) : error;
+      if (answer instanceof RepositoryError) {
+        status = answer.status;
+        message = answer.message;
+        constrained = answer.options.constrained === true;
+        if (answer.options.headers !== undefined) reply.headers(answer.options.headers);
       } else {
         const statusCode = (error as FastifyError).statusCode;
         if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {

@@ -3,13 +3,14 @@ import { isRdfMediaType } from '../rdf/parse.js';
 import { toStored } from '../rdf/terms.js';
 import { LDP } from '../rdf/vocab.js';
 import type { ResourceRecord } from '../store/record.js';
-import type { WriteOp } from '../store/repository.store.js';
 import { checkSparqlUpdate } from '../rdf/sparql-update.js';
+import { RevisionConflict } from '../store/errors.js';
+import { childPath, parentOf } from '../store/paths.js';
+import type { WriteOp } from '../store/write-ops.js';
 import { hasBody, readText } from './body.js';
 import { allowOf, header, visible, type Ctx, type RepositoryDeps } from './context.js';
-import { RepositoryError, RevisionConflict } from './errors.js';
+import { RepositoryError } from './errors.js';
 import { checkWritePreconditions, mediaTypeOf, parseLinks } from './headers.js';
-import { childPath, parentOf } from './paths.js';
 import { binaryEtag, rdfEtag, userQuads } from './render.js';
 import {
   acceptUserTriples,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { TransactionUnusable } from '../store/repository.store.js';
+import { LockHeld, ParentMissing, RevisionConflict, TransactionUnusable } from '../store/errors.js';
 import { expiresOverride, header, release, type RepositoryDeps } from './context.js';
-import { RepositoryError, RevisionConflict } from './errors.js';
+import { RepositoryError } from './errors.js';
 import { httpDate } from './headers.js';
 import type { Target } from './paths.js';
 import { link, TX_COMMIT_REL } from './render.js';
@@ -84,16 +84,21 @@ export async function transactionEndpoint(
         const released = await deps.store.commit(id, now);
         release(deps, released);
       } catch (error) {
-        if (error instanceof RevisionConflict || (error instanceof RepositoryError && error.status === 409)) {
+        // The conflicts a commit can meet: a change outside the transaction, a vanished parent, a lock.
+        if (
+          error instanceof RevisionConflict ||
+          error instanceof ParentMissing ||
+          error instanceof LockHeld
+        ) {
           // A conflicting commit fails whole; the transaction is rolled back (Fedora 6).
           const { released } = await deps.store
             .rollback(id, Date.now())
             .catch(() => ({ released: [] as string[] }));
           release(deps, released);
           throw RepositoryError.conflict(
-            error instanceof RepositoryError
-              ? error.message
-              : `Commit conflict on ${error.path}: it changed outside the transaction`,
+            error instanceof RevisionConflict
+              ? `Commit conflict on ${error.path}: it changed outside the transaction`
+              : error.message,
             false,
           );
         }

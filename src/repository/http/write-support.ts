@@ -1,8 +1,9 @@
 import type { ResourceKind, BinaryInfo, ResourceRecord } from '../store/record.js';
-import type { WriteOp } from '../store/repository.store.js';
+import { RevisionConflict } from '../store/errors.js';
+import { parentOf } from '../store/paths.js';
+import type { WriteOp } from '../store/write-ops.js';
 import { header, release, sub, type Ctx, type RepositoryDeps } from './context.js';
-import { RepositoryError, RevisionConflict } from './errors.js';
-import { parentOf } from './paths.js';
+import { RepositoryError } from './errors.js';
 import { binaryEtag, link, rdfEtag, typeLinks } from './render.js';
 
 // The steps every write shares: applying or staging, retrying on a concurrent change, the answers.

@@ -1,0 +1,22 @@
+import type { StoreRefusal } from '../store/errors.js';
+import { RepositoryError } from './errors.js';
+
+/**
+ * The HTTP answer to a refusal of the store: 409 for conflicts with the stored state or another
+ * transaction, 400 for a change a transaction cannot stage. Rule conflicts (a missing parent, a taken
+ * memento) link the constraints document; races and locks do not, a retry may succeed.
+ */
+export function answerToRefusal(refusal: StoreRefusal): RepositoryError {
+  switch (refusal.name) {
+    case 'RevisionConflict':
+      return RepositoryError.conflict('The resource changed concurrently; retry', false);
+    case 'LockHeld':
+    case 'TransactionUnusable':
+      return RepositoryError.conflict(refusal.message, false);
+    case 'ParentMissing':
+    case 'MementoExists':
+      return RepositoryError.conflict(refusal.message);
+    case 'PurgeInTransaction':
+      return RepositoryError.badRequest(refusal.message);
+  }
+}

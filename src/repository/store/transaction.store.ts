@@ -1,0 +1,254 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, SqlDialect } from '../../db/database.js';
+import { PurgeInTransaction, RevisionConflict, TransactionUnusable } from './errors.js';
+import { acquireLock } from './locks.js';
+import { parentOf } from './paths.js';
+import { recordFromJson, recordToJson } from './record.js';
+import type { RepoTransactionRow } from './repository.table.js';
+import { applyOps, subtree, type WriteOp } from './write-ops.js';
+
+type Db = Kysely<Database>;
+type Trx = Transaction<Database>;
+
+export type TransactionState = 'open' | 'committed' | 'rolledback' | 'expired';
+
+export interface TransactionInfo {
+  readonly id: string;
+  readonly expires: number;
+  readonly state: TransactionState;
+}
+
+/**
+ * The SQL of repository transactions (Atomic-ID): changes are staged in repo_tx_staged under the
+ * transaction's locks and applied together at commit. Every step re-checks that the transaction is
+ * still open and unexpired inside its own database transaction (row-locked on PostgreSQL), so two
+ * processes sharing the database cannot both finish it.
+ */
+export class TransactionStore {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async begin(id: string, now: number, expires: number): Promise<void> {
+    await this.db
+      .insertInto('repo_transactions')
+      .values({ id, created: now, expires, state: 'open', finished: null })
+      .execute();
+  }
+
+  async info(id: string): Promise<TransactionInfo | undefined> {
+    const row = await this.db
+      .selectFrom('repo_transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : toTransaction(row);
+  }
+
+  /** Checks that a transaction is usable now and pushes its expiry to `expires`. */
+  async touch(id: string, now: number, expires: number): Promise<TransactionInfo> {
+    const result = await this.db
+      .updateTable('repo_transactions')
+      .set({ expires })
+      .where('id', '=', id)
+      .where('state', '=', 'open')
+      .where('expires', '>', now)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw await this.unusable(id, now);
+    return { id, expires, state: 'open' };
+  }
+
+  /** Why a transaction cannot be used. Inside a database transaction pass it (SQLite has one connection). */
+  private async unusable(
+    id: string,
+    now: number,
+    executor: Db | Trx = this.db,
+  ): Promise<TransactionUnusable> {
+    const row = await executor
+      .selectFrom('repo_transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    const info = row === undefined ? undefined : toTransaction(row);
+    if (info === undefined) return new TransactionUnusable(id, 'unknown');
+    if (info.state === 'expired' || (info.state === 'open' && info.expires <= now)) {
+      return new TransactionUnusable(id, 'expired');
+    }
+    return new TransactionUnusable(id, 'finished');
+  }
+
+  /** Stages changes under a transaction: takes its locks (LockHeld when another holds them), checks revisions. */
+  async stage(txId: string, ops: readonly WriteOp[], now: number, expires: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const tx = await this.lockTransactionRow(trx, txId);
+      if (tx?.state !== 'open' || tx.expires <= now) throw await this.unusable(txId, now, trx);
+      await trx.updateTable('repo_transactions').set({ expires }).where('id', '=', txId).execute();
+      for (const op of ops) {
+        if (op.op === 'purgeTombstone') throw new PurgeInTransaction(op.path);
+        const path = op.op === 'put' ? op.record.path : op.path;
+        const staged = await trx
+          .selectFrom('repo_tx_staged')
+          .selectAll()
+          .where('tx_id', '=', txId)
+          .where('path', '=', path)
+          .executeTakeFirst();
+        const main = await trx
+          .selectFrom('repo_resources')
+          .select(['revision', 'path'])
+          .where('path', '=', path)
+          .executeTakeFirst();
+        const visible =
+          staged !== undefined
+            ? staged.op === 'put' && staged.record !== null
+              ? recordFromJson(staged.record).revision
+              : null
+            : main === undefined
+              ? null
+              : main.revision;
+        if (visible !== op.base) throw new RevisionConflict(path);
+        const baseRevision =
+          staged !== undefined ? staged.base_revision : main === undefined ? null : main.revision;
+        const seq = staged?.seq ?? (await this.nextSeq(trx, txId));
+        await acquireLock(trx, txId, path, now);
+        if (op.op === 'delete') {
+          const below = await trx.selectFrom('repo_resources').select('path').where(subtree(path)).execute();
+          for (const row of below) await acquireLock(trx, txId, row.path, now);
+          await trx.deleteFrom('repo_tx_staged').where('tx_id', '=', txId).where(subtree(path)).execute();
+        }
+        const values = {
+          tx_id: txId,
+          path,
+          seq,
+          op: op.op,
+          parent: op.op === 'put' ? op.record.parent : parentOf(path),
+          base_revision: baseRevision,
+          record: op.op === 'put' ? recordToJson({ ...op.record, revision: (op.base ?? 0) + 1 }) : null,
+          sha512: op.op === 'put' ? (op.record.binary?.sha512 ?? null) : null,
+        };
+        await trx
+          .insertInto('repo_tx_staged')
+          .values(values)
+          .onConflict((oc) => oc.columns(['tx_id', 'path']).doUpdateSet(values))
+          .execute();
+      }
+    });
+  }
+
+  private async lockTransactionRow(trx: Trx, id: string): Promise<RepoTransactionRow | undefined> {
+    let query = trx.selectFrom('repo_transactions').selectAll().where('id', '=', id);
+    if (this.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
+  private async nextSeq(trx: Trx, txId: string): Promise<number> {
+    const row = await trx
+      .selectFrom('repo_tx_staged')
+      .select((eb) => eb.fn.max('seq').as('max'))
+      .where('tx_id', '=', txId)
+      .executeTakeFirst();
+    // Parenthesised: `a ?? 0 + 1` is `a ?? 1`, which gave every staged operation seq 1 (issue 8).
+    return (row?.max ?? 0) + 1;
+  }
+
+  /** Applies every staged change of a transaction atomically; any conflict rolls the whole commit back. */
+  async commit(txId: string, now: number): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const tx = await this.lockTransactionRow(trx, txId);
+      if (tx?.state !== 'open' || tx.expires <= now) throw await this.unusable(txId, now, trx);
+      const staged = await trx
+        .selectFrom('repo_tx_staged')
+        .selectAll()
+        .where('tx_id', '=', txId)
+        .orderBy('seq')
+        .execute();
+      const ops: WriteOp[] = staged.map((row) =>
+        row.op === 'put' && row.record !== null
+          ? {
+              op: 'put',
+              record: recordFromJson(row.record),
+              base: row.base_revision,
+            }
+          : {
+              op: 'delete',
+              path: row.path,
+              base: row.base_revision,
+              user: 'transaction',
+            },
+      );
+      const released = await applyOps(trx, ops, now, txId);
+      await this.finish(trx, txId, 'committed', now);
+      return released;
+    });
+  }
+
+  /**
+   * Drops a transaction's staged changes. Returns the digests its staged binaries referenced, and whether
+   * it had already expired (then it is finished as expired and the client is told it is gone).
+   */
+  async rollback(txId: string, now: number): Promise<{ released: string[]; expired: boolean }> {
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      const tx = await this.lockTransactionRow(trx, txId);
+      if (tx?.state !== 'open') return undefined;
+      const expired = tx.expires <= now;
+      const digests = await trx
+        .selectFrom('repo_tx_staged')
+        .select('sha512')
+        .where('tx_id', '=', txId)
+        .where('sha512', 'is not', null)
+        .execute();
+      await this.finish(trx, txId, expired ? 'expired' : 'rolledback', now);
+      return { released: digests.flatMap((d) => (d.sha512 === null ? [] : [d.sha512])), expired };
+    });
+    if (outcome === undefined) throw await this.unusable(txId, now);
+    return outcome;
+  }
+
+  private async finish(trx: Trx, txId: string, state: TransactionState, now: number) {
+    await trx.deleteFrom('repo_tx_staged').where('tx_id', '=', txId).execute();
+    await trx.deleteFrom('repo_locks').where('tx_id', '=', txId).execute();
+    await trx.updateTable('repo_transactions').set({ state, finished: now }).where('id', '=', txId).execute();
+  }
+
+  /** Rolls back every open transaction whose expiry has passed; returns digests they had staged. */
+  async reapExpired(now: number): Promise<string[]> {
+    const expired = await this.db
+      .selectFrom('repo_transactions')
+      .select('id')
+      .where('state', '=', 'open')
+      .where('expires', '<=', now)
+      .execute();
+    const released: string[] = [];
+    for (const { id } of expired) {
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          const tx = await this.lockTransactionRow(trx, id);
+          if (tx?.state !== 'open' || tx.expires > now) return;
+          const digests = await trx
+            .selectFrom('repo_tx_staged')
+            .select('sha512')
+            .where('tx_id', '=', id)
+            .where('sha512', 'is not', null)
+            .execute();
+          for (const d of digests) if (d.sha512 !== null) released.push(d.sha512);
+          await this.finish(trx, id, 'expired', now);
+        });
+      } catch {
+        // Another process reaped it at the same moment; nothing to do.
+      }
+    }
+    // Finished transactions are kept a day so late clients get 410 rather than 404.
+    await this.db
+      .deleteFrom('repo_transactions')
+      .where('state', '!=', 'open')
+      .where('finished', '<', now - 24 * 3600 * 1000)
+      .execute();
+    return released;
+  }
+}
+
+function toTransaction(row: RepoTransactionRow): TransactionInfo {
+  const state =
+    (['open', 'committed', 'rolledback', 'expired'] as const).find((s) => s === row.state) ?? 'expired';
+  return { id: row.id, expires: row.expires, state };
+}
