@@ -159,6 +159,10 @@ describe('repository views: CRUD', () => {
         },
       ],
     });
+    // The keys in their wire order too (they are derived from the kinds' declarations).
+    expect(response.body).toContain(
+      '{"value":"FEDORA","gloss":"Fedora","versioning":true,"verifying":true,"transacting":true,"queryable":true,"fixity":true},{"value":"LDP","gloss":"Linked Data Platform","versioning":false,"verifying":true,"transacting":false,"queryable":true,"fixity":false}',
+    );
   });
 
   it('validates with the reference messages and a unique name', async () => {

@@ -1,4 +1,5 @@
 import type { RepositoryKind } from '../repositories/repository-adapter.js';
+import { REPOSITORY_KIND_DECLARATIONS, featuresFrom } from '../repositories/repository-kinds.js';
 
 /** A named connection to an external repository (interface §2 RepositoryView). */
 export interface RepositoryView {
@@ -15,33 +16,21 @@ export interface RepositoryView {
 
 export const ENTITY = 'RepositoryView';
 
-export const REPOSITORY_KINDS: readonly RepositoryKind[] = ['FEDORA', 'LDP'];
+export const REPOSITORY_KINDS: readonly RepositoryKind[] = REPOSITORY_KIND_DECLARATIONS.map((d) => d.kind);
 
 export function isRepositoryKind(value: unknown): value is RepositoryKind {
   return REPOSITORY_KINDS.some((kind) => kind === value);
 }
 
-/** `GET /repository-view/types` (DECISIONS.md §6), in that order. */
-export const REPOSITORY_VIEW_TYPES = [
-  {
-    value: 'FEDORA',
-    gloss: 'Fedora',
-    versioning: true,
-    verifying: true,
-    transacting: true,
-    queryable: true,
-    fixity: true,
-  },
-  {
-    value: 'LDP',
-    gloss: 'Linked Data Platform',
-    versioning: false,
-    verifying: true,
-    transacting: false,
-    queryable: true,
-    fixity: false,
-  },
-] as const;
+/**
+ * `GET /repository-view/types` (DECISIONS.md §6): each kind's name and the feature flags derived from the
+ * facets it declares, in the declarations' order and with the keys in this order.
+ */
+export const REPOSITORY_VIEW_TYPES = REPOSITORY_KIND_DECLARATIONS.map((declaration) => ({
+  value: declaration.kind,
+  gloss: declaration.gloss,
+  ...featuresFrom(declaration.capabilities),
+}));
 
 /** What a change to a view's password means: keep the stored one, clear it, or set a new one. */
 export type PasswordChange = { kind: 'keep' } | { kind: 'clear' } | { kind: 'set'; value: string };
