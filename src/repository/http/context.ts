@@ -39,10 +39,17 @@ export interface Ctx {
   readonly now: number;
 }
 
-/** Replies to which the plugin's onSend hook must give back their Expires header (transaction start). */
-export const expiresOverride = new WeakMap<FastifyReply, string>();
-/** The user a request authenticated as (set by the plugin's Basic auth hook). */
-export const authenticatedUser = new WeakMap<FastifyRequest, string>();
+// Request state of the /rest scope, as Fastify decorators (repositoryPlugin declares them, null first).
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The user a request authenticated as (set by the plugin's Basic auth hook). */
+    repositoryUser: string | null;
+  }
+  interface FastifyReply {
+    /** The Expires header the plugin's onSend hook must give back (a transaction start). */
+    repositoryExpires: string | null;
+  }
+}
 
 /** `segment` under `iri` (fcr:metadata, fcr:versions, a memento), whether or not `iri` ends in a slash. */
 export function sub(iri: string, segment: string): string {

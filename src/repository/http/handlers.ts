@@ -6,7 +6,6 @@ import type { RepositoryStore } from '../store/repository.store.js';
 import { constraints } from './constraints.js';
 import {
   allowOf,
-  authenticatedUser,
   baseOf,
   release,
   sendOptions,
@@ -59,7 +58,7 @@ export class RepositoryHandlers {
       base,
       mapper: new IriMapper(base),
       txId: await transactionOf(deps, request, base),
-      user: authenticatedUser.get(request) ?? 'anonymous',
+      user: request.repositoryUser ?? 'anonymous',
       now: Date.now(),
     };
     if (ctx.txId !== null) reply.header('atomic-id', `${base}/fcr:tx/${ctx.txId}`);

@@ -6,7 +6,7 @@ import { isStoreRefusal } from '../store/errors.js';
 import { REPOSITORY_SAFETY_HEADERS } from './active-content.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { RepositoryError } from './errors.js';
-import { authenticatedUser, baseOf, expiresOverride } from './context.js';
+import { baseOf } from './context.js';
 import type { RepositoryHandlers } from './handlers.js';
 import { CONSTRAINED_BY } from './render.js';
 import { answerToRefusal } from './store-errors.js';
@@ -52,7 +52,7 @@ function basicAuth(credentials: RepositoryCredentials, throttle: AuthFailureThro
         const userOk = same(username, credentials.username);
         const passwordOk = same(password, credentials.password);
         if (userOk && passwordOk) {
-          authenticatedUser.set(request, username);
+          request.repositoryUser = username;
           return;
         }
         throttle.recordFailure(client);
@@ -82,6 +82,8 @@ function constraintsLink(request: FastifyRequest): string | undefined {
  */
 export function repositoryPlugin(handlers: RepositoryHandlers, credentials: RepositoryCredentials) {
   return (scope: FastifyInstance): Promise<void> => {
+    scope.decorateRequest('repositoryUser', null);
+    scope.decorateReply('repositoryExpires', null);
     scope.removeAllContentTypeParsers();
     // RDF (Turtle, N-Triples, JSON-LD, RDF/XML), SPARQL Update and binaries alike: the raw request stream.
     scope.addContentTypeParser('*', (_request, payload, done) => {
@@ -93,8 +95,7 @@ export function repositoryPlugin(handlers: RepositoryHandlers, credentials: Repo
     scope.addHook('onSend', async (_request, reply, payload) => {
       // Nothing /rest answers (uploaded HTML or SVG above all) may run scripts on the service's origin.
       reply.headers(REPOSITORY_SAFETY_HEADERS);
-      const expires = expiresOverride.get(reply);
-      if (expires !== undefined) reply.header('expires', expires);
+      if (reply.repositoryExpires !== null) reply.header('expires', reply.repositoryExpires);
       return payload;
     });
     scope.setErrorHandler(async (error: unknown, request, reply) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LockHeld, ParentMissing, RevisionConflict, TransactionUnusable } from '../store/errors.js';
-import { expiresOverride, header, release, type RepositoryDeps } from './context.js';
+import { header, release, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { httpDate } from './headers.js';
 import type { Target } from './paths.js';
@@ -51,7 +51,7 @@ export async function transactionEndpoint(
     const id = randomUUID();
     await deps.store.beginTransaction(id, now, expiresAt);
     const uri = `${base}/fcr:tx/${id}`;
-    expiresOverride.set(reply, httpDate(expiresAt));
+    reply.repositoryExpires = httpDate(expiresAt);
     reply.header('location', uri);
     reply.header('atomic-expires', httpDate(expiresAt));
     reply.header('link', link(uri, TX_COMMIT_REL));
