@@ -33,6 +33,29 @@ export async function createdUri(
   return client.confineAnswered(response, text);
 }
 
+/** Sends a SPARQL Update (generator output) as a PATCH of `target`; `headers` add e.g. `Atomic-ID`. */
+export async function patchSparql(
+  client: RepositoryHttpClient,
+  target: string,
+  update: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const response = await client.expectOk({
+    method: 'PATCH',
+    uri: target,
+    headers: { 'content-type': 'application/sparql-update', ...headers },
+    body: update,
+  });
+  await discard(response);
+}
+
+/** A response's Content-Length as a number, when it says one. */
+export function contentLengthOf(response: UpstreamResponse): number | undefined {
+  const header = response.header('content-length');
+  const length = Number(header);
+  return header !== undefined && Number.isFinite(length) ? length : undefined;
+}
+
 /** Reads and parses an RDF answer; unreadable RDF is an upstream failure naming the request. */
 export async function readRdf(
   client: RepositoryHttpClient,

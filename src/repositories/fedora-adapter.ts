@@ -7,12 +7,14 @@ import {
   checkAuthRoot,
   checkedIri,
   childrenOf,
+  contentLengthOf,
   createdUri,
   derivedParent,
   dispositionFilename,
   hasTypeLink,
   linkTargetsOf,
   messageOf,
+  patchSparql,
   pingRoot,
   readRdf,
   sameResource,
@@ -54,7 +56,6 @@ import {
 import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
 
 const PREFER_CONTAINMENT = `return=representation; include="${LDP_PREFER_CONTAINMENT}"`;
-const SPARQL_UPDATE = 'application/sparql-update';
 
 /**
  * The Fedora 6/7 HTTP API (also our embedded repository): see `fedora-api.md` §1, column "6.x/7.0".
@@ -192,12 +193,11 @@ export class FedoraAdapter implements RepositoryAdapter {
       abandon(response);
       throw new BadRequestError(`${target} is not a binary`);
     }
-    const length = Number(response.header('content-length'));
     return {
       content: response.body,
       contentType: response.header('content-type') ?? 'application/octet-stream',
       filename: dispositionFilename(response.header('content-disposition')),
-      size: Number.isFinite(length) && response.header('content-length') !== undefined ? length : undefined,
+      size: contentLengthOf(response),
     };
   }
 
@@ -275,14 +275,8 @@ export class FedoraAdapter implements RepositoryAdapter {
     return description ?? target;
   }
 
-  private async patch(target: string, update: string, tx: TransactionRef | undefined): Promise<void> {
-    const response = await this.client.expectOk({
-      method: 'PATCH',
-      uri: target,
-      headers: { 'content-type': SPARQL_UPDATE, ...atomicHeaders(this.client.rootUri, tx) },
-      body: update,
-    });
-    await discard(response);
+  private patch(target: string, update: string, tx: TransactionRef | undefined): Promise<void> {
+    return patchSparql(this.client, target, update, atomicHeaders(this.client.rootUri, tx));
   }
 
   private parentOf(target: string, quads: readonly Quad[]): string | undefined {

@@ -8,12 +8,14 @@ import {
   checkAuthRoot,
   checkedIri,
   childrenOf,
+  contentLengthOf,
   createdUri,
   derivedParent,
   dispositionFilename,
   hasTypeLink,
   linkTargetsOf,
   messageOf,
+  patchSparql,
   pingRoot,
   readRdf,
   sameResource,
@@ -47,7 +49,6 @@ import {
 } from './repository-http-client.js';
 import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
 
-const SPARQL_UPDATE = 'application/sparql-update';
 /** Client-side recursive delete of a non-empty container: at most this deep and this many resources. */
 export const MAX_DELETE_DEPTH = 16;
 export const MAX_DELETE_COUNT = 1000;
@@ -234,13 +235,11 @@ export class LdpAdapter implements RepositoryAdapter {
         throw error;
       }
     }
-    const lengthHeader = response.header('content-length');
-    const length = Number(lengthHeader);
     return {
       content: response.body,
       contentType: response.header('content-type') ?? 'application/octet-stream',
       filename,
-      size: lengthHeader !== undefined && Number.isFinite(length) ? length : undefined,
+      size: contentLengthOf(response),
     };
   }
 
@@ -319,14 +318,8 @@ export class LdpAdapter implements RepositoryAdapter {
     return this.rememberPatchTarget(target, response, shapeOf(response));
   }
 
-  private async patch(target: string, update: string): Promise<void> {
-    const response = await this.client.expectOk({
-      method: 'PATCH',
-      uri: target,
-      headers: { 'content-type': SPARQL_UPDATE },
-      body: update,
-    });
-    await discard(response);
+  private patch(target: string, update: string): Promise<void> {
+    return patchSparql(this.client, target, update);
   }
 
   private async deleteTree(target: string, depth: number, budget: { left: number }): Promise<void> {
