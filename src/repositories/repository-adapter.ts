@@ -25,6 +25,7 @@ import type { Quad, Term } from '@rdfjs/types';
  *   (Location, describedby) is an `UpstreamFailedError`.
  * - The exact upstream requests of every method, per kind, are listed in `src/repositories/README.md`.
  */
+/** The five flags of a context and of a view type; derived from facets by `featuresOf`/`featuresFrom`. */
 export interface RepositoryFeatures {
   readonly versioning: boolean;
   readonly verifying: boolean;
