@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
@@ -17,8 +18,13 @@ import { OperatorApplyService } from './operators/operator-apply.service.js';
 import { operatorRoutes } from './operators/operator.routes.js';
 import { OperatorService } from './operators/operator.service.js';
 import { OperatorStore } from './operators/operator.store.js';
-import { embeddedRepositoryRoutes } from './repository/repository.routes.js';
+import { BinaryStore } from './repository/binaries/binary-store.js';
 import { resolveRepositoryCredentials } from './repository/credentials.js';
+import { embeddedRepositoryRoutes, type EmbeddedRepository } from './repository/repository.routes.js';
+import { SparqlUpdateRunner } from './repository/sparql/update-runner.js';
+import { prepareStorage } from './repository/storage-startup.js';
+import { RepositoryStore } from './repository/store/repository.store.js';
+import { startTransactionReaper } from './repository/transaction-reaper.js';
 import { AgentPool } from './repositories/agent-pool.js';
 import { createAdapter } from './repositories/create-adapter.js';
 import { contextRoutes } from './repository-view-context/context.routes.js';
@@ -90,6 +96,31 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     (viewId) => views.typeOf(viewId),
   );
   const context = new ContextService(views);
+  // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
+  const repository: EmbeddedRepository | undefined = config.embeddedRepository
+    ? {
+        store: new RepositoryStore(db, dialect),
+        binaries: new BinaryStore(path.join(config.dataDir, 'binaries')),
+        // Worker threads start with the first update and stop on close.
+        updates: new SparqlUpdateRunner({
+          timeoutMs: config.repositoryUpdateTimeoutMs,
+          maxSolutions: config.repositoryUpdateMaxSolutions,
+        }),
+        credentials: resolveRepositoryCredentials(config),
+        settings: {
+          rdfBodyLimit: config.bodyLimit,
+          maxBinaryBytes: config.repositoryMaxBinaryBytes,
+          txTimeoutMs: config.repositoryTxTimeoutSeconds * 1000,
+        },
+      }
+    : undefined;
+  const rest =
+    repository === undefined
+      ? undefined
+      : embeddedRepositoryRoutes(
+          repository,
+          await prepareStorage(repository.store, repository.binaries, repository.credentials.username),
+        );
 
   const app = await createHttpServer({
     config,
@@ -106,19 +137,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       repositoryViewRoutes(views),
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
-      // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
-      ...(config.embeddedRepository ? [await embeddedRepositoryRoutes(config, db, dialect)] : []),
+      ...(rest === undefined ? [] : [rest.routes]),
     ],
   });
   startAttemptPurge(app, auth);
+  const reaper =
+    repository === undefined || rest === undefined
+      ? undefined
+      : startTransactionReaper(repository.store, rest.release, app.log);
+  // Every agent, timer and thread the app owns stops here, the database last.
   app.addHook('onClose', async () => {
+    await reaper?.stop();
+    await repository?.updates.close();
     await agents.close();
     await db.destroy();
   });
   try {
     await ensureInitialAdmin(userStore, config, app.log);
-    if (config.embeddedRepository) {
-      const credentials = resolveRepositoryCredentials(config);
+    if (repository !== undefined) {
+      const credentials = repository.credentials;
       const seeded = (await schemas.list()).filter((schema) =>
         ['dc', 'dcterms'].includes(schema.abbreviation),
       );
