@@ -38,10 +38,10 @@ export default tseslint.config(
       // The embedded repository's HTTP layer (its plugin and handlers). Its store (store/) throws domain
       // errors and is held to the rule; its binaries, RDF and SPARQL modules still throw RepositoryError
       // (../http/errors) and join once they throw errors of their own.
-      'src/repository/http/**',
-      'src/repository/binaries/**',
-      'src/repository/rdf/**',
-      'src/repository/sparql/**',
+      'src/embedded-repository/http/**',
+      'src/embedded-repository/binaries/**',
+      'src/embedded-repository/rdf/**',
+      'src/embedded-repository/sparql/**',
     ],
     rules: {
       'no-restricted-imports': [

@@ -3,7 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveRepositoryCredentials } from '../src/repository/credentials.js';
+import { resolveRepositoryCredentials } from '../src/embedded-repository/credentials.js';
 import { buildTestApp, type TestApp } from '../src/test-support/test-app.js';
 import { testDialect } from '../src/test-support/test-database.js';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdapter } from '../src/repositories/create-adapter.js';
+import { createAdapter } from '../src/repository-adapters/create-adapter.js';
 import { PropertyLookup } from '../src/schemas/property-lookup.js';
 import { VocabularyFetcher } from '../src/schemas/vocabulary-fetcher.js';
 import { UpstreamFailedError } from '../src/shared/errors.js';

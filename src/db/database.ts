@@ -9,7 +9,7 @@ import type {
   RepoTombstoneTable,
   RepoTransactionTable,
   RepoTxStagedTable,
-} from '../repository/store/repository.table.js';
+} from '../embedded-repository/store/repository.table.js';
 import type {
   RepositoryViewCuratorTable,
   RepositoryViewSchemaTable,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, buildTestApp, login, sendJson, type TestApp } from '../test-support/test-app.js';
-import { resolveRepositoryCredentials } from '../repository/credentials.js';
+import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -570,7 +570,7 @@ const CASES: Record<string, RouteCases> = {
 /**
  * Documentation routes answer documents, not envelopes; they still carry the security headers. The
  * embedded repository under /rest is skipped too: it answers LDP (Fedora) responses, not envelopes
- * (DECISIONS.md §2), and has its own conformance suite in src/repository/.
+ * (DECISIONS.md §2), and has its own conformance suite in src/embedded-repository/.
  */
 const isDocumentation = (url: string) =>
   url === '/openapi.json' || url.startsWith('/docs') || url === '/rest' || url.startsWith('/rest/');

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRdf } from '../repositories/rdf-io.js';
-import type { ResourceDescription } from '../repositories/repository-adapter.js';
+import { parseRdf } from '../repository-adapters/rdf-io.js';
+import type { ResourceDescription } from '../repository-adapters/repository-adapter.js';
 import { buildContext, LDP_CONTAINS } from './context-builder.js';
 
 /** The context builder on the Fedora 4 RDF/XML of ../shared/fixtures/fedora4 (CAP's mock container). */

@@ -3,7 +3,7 @@ import type {
   RepositoryFeatures,
   ResourceDescription,
   VersionInfo,
-} from '../repositories/repository-adapter.js';
+} from '../repository-adapters/repository-adapter.js';
 import { toWireTriple, type WireTriple } from './triple-format.js';
 
 export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';

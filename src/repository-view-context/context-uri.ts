@@ -1,5 +1,5 @@
 import { BadRequestError } from '../shared/errors.js';
-import type { TransactionRef } from '../repositories/repository-adapter.js';
+import type { TransactionRef } from '../repository-adapters/repository-adapter.js';
 
 /** A context URI resolved against a view's root (DECISIONS.md §7). */
 export interface ResolvedContext {

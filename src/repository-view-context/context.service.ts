@@ -4,8 +4,8 @@ import type {
   ChildStatement,
   FixityResult,
   TransactionInfo,
-} from '../repositories/repository-adapter.js';
-import { featuresOf, requireFacet } from '../repositories/repository-kinds.js';
+} from '../repository-adapters/repository-adapter.js';
+import { featuresOf, requireFacet } from '../repository-adapters/repository-kinds.js';
 import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
 import { BadRequestError, ForbiddenError } from '../shared/errors.js';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveRepositoryCredentials } from '../repository/credentials.js';
+import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
 import { buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
 

@@ -1,5 +1,5 @@
 import { checkString, type StringRule, type ValidationCollector } from '../shared/validation.js';
-import type { RepositoryKind } from '../repositories/repository-adapter.js';
+import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
 import { isRepositoryKind, REPOSITORY_KINDS, type PasswordChange } from './repository-view.js';
 
 type Body = Readonly<Record<string, unknown>>;

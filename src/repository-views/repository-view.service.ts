@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { LruCache } from '../shared/lru-cache.js';
 import type { Principal } from '../auth/roles.js';
-import type { RepositoryAdapter } from '../repositories/repository-adapter.js';
+import type { RepositoryAdapter } from '../repository-adapters/repository-adapter.js';
 import { metadataPrefixesOf, toSchemaJson, type Schema } from '../schemas/schema.js';
 import {
   businessInvalid as invalid,

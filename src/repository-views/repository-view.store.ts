@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { RepositoryKind } from '../repositories/repository-adapter.js';
+import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
 import { isRepositoryKind, type RepositoryView } from './repository-view.js';
 import type { RepositoryViewRow } from './repository-view.table.js';
 

@@ -1,5 +1,5 @@
-import type { RepositoryKind } from '../repositories/repository-adapter.js';
-import { REPOSITORY_KIND_DECLARATIONS, featuresFrom } from '../repositories/repository-kinds.js';
+import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
+import { REPOSITORY_KIND_DECLARATIONS, featuresFrom } from '../repository-adapters/repository-kinds.js';
 
 /** A named connection to an external repository (interface §2 RepositoryView). */
 export interface RepositoryView {

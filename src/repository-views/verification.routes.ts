@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess } from '../http/envelope.js';
 import { envelopeSchema } from '../http/schemas.js';
-import type { RepositoryAdapter, VerificationResult } from '../repositories/repository-adapter.js';
+import type { RepositoryAdapter, VerificationResult } from '../repository-adapters/repository-adapter.js';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { requireObjectBody } from '../shared/request-body.js';
 import { repositoryViewSchema } from './repository-view.api.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveRepositoryCredentials } from '../../src/repository/credentials.js';
+import { resolveRepositoryCredentials } from '../../src/embedded-repository/credentials.js';
 import { buildTestApp } from '../../src/test-support/test-app.js';
 import { describeRepositoryAdapter } from './repository-adapter.contract.js';
 

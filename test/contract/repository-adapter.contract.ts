@@ -2,24 +2,24 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Quad } from '@rdfjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdapter } from '../../src/repositories/create-adapter.js';
-import { literal, namedNode, quad } from '../../src/repositories/rdf-io.js';
+import { createAdapter } from '../../src/repository-adapters/create-adapter.js';
+import { literal, namedNode, quad } from '../../src/repository-adapters/rdf-io.js';
 import type {
   RepositoryAdapter,
   RepositoryKind,
   ResourceDescription,
-} from '../../src/repositories/repository-adapter.js';
+} from '../../src/repository-adapters/repository-adapter.js';
 import {
   REPOSITORY_KIND_DECLARATIONS,
   capabilitiesOf,
   featuresFrom,
   featuresOf,
   requireFacet,
-} from '../../src/repositories/repository-kinds.js';
+} from '../../src/repository-adapters/repository-kinds.js';
 import type {
   RepositoryHttpClient,
   RepositoryHttpClientOptions,
-} from '../../src/repositories/repository-http-client.js';
+} from '../../src/repository-adapters/repository-http-client.js';
 import { BadRequestError, CapabilityUnsupportedError, UpstreamFailedError } from '../../src/shared/errors.js';
 import { startStubServers, type StubServers } from './stub-servers.js';
 

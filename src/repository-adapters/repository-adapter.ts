@@ -23,7 +23,7 @@ import type { Quad, Term } from '@rdfjs/types';
  * - URIs outside the view's root (other hosts, `../`, `%2e%2e`, `%2F`, credentials in the URI) are refused
  *   with a `BadRequestError` before any request is sent; a link the repository answers outside the root
  *   (Location, describedby) is an `UpstreamFailedError`.
- * - The exact upstream requests of every method, per kind, are listed in `src/repositories/README.md`.
+ * - The exact upstream requests of every method, per kind, are listed in `src/repository-adapters/README.md`.
  */
 /** The five flags of a context and of a view type; derived from facets by `featuresOf`/`featuresFrom`. */
 export interface RepositoryFeatures {

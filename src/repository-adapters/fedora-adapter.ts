@@ -59,7 +59,7 @@ const PREFER_CONTAINMENT = `return=representation; include="${LDP_PREFER_CONTAIN
 
 /**
  * The Fedora 6/7 HTTP API (also our embedded repository): see `fedora-api.md` §1, column "6.x/7.0".
- * Upstream requests per method are listed in `src/repositories/README.md`.
+ * Upstream requests per method are listed in `src/repository-adapters/README.md`.
  */
 export class FedoraAdapter implements RepositoryAdapter {
   readonly kind = 'FEDORA' as const;
