@@ -20,7 +20,10 @@ import { OperatorService } from './operators/operator.service.js';
 import { OperatorStore } from './operators/operator.store.js';
 import { BinaryStore } from './embedded-repository/binaries/binary-store.js';
 import { resolveRepositoryCredentials } from './embedded-repository/credentials.js';
-import { embeddedRepositoryRoutes, type EmbeddedRepository } from './embedded-repository/repository.routes.js';
+import {
+  embeddedRepositoryRoutes,
+  type EmbeddedRepository,
+} from './embedded-repository/repository.routes.js';
 import { SparqlUpdateRunner } from './embedded-repository/sparql/update-runner.js';
 import { prepareStorage } from './embedded-repository/storage-startup.js';
 import { RepositoryStore } from './embedded-repository/store/repository.store.js';
