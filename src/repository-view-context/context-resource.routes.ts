@@ -61,7 +61,8 @@ export function contextResourceRoutes(
     },
     async (request) => {
       // Permission first: a curator learns nothing about a view they do not curate from the body's faults.
-      await service.openView(request.params.type, request.params.repositoryViewId, principalOf(request));
+      const caller = principalOf(request);
+      const opened = await service.openView(request.params.type, request.params.repositoryViewId, caller);
       if (!request.isMultipart())
         throw new BadRequestError('Send multipart/form-data with the parts contextUri and file');
       let contextUri = request.query.contextUri;
@@ -75,7 +76,7 @@ export function contextResourceRoutes(
         if (part.fieldname !== 'file') throw new BadRequestError('The file part must be named file');
         if (contextUri === undefined)
           throw new BadRequestError('Send contextUri (a query parameter, or a form part before the file)');
-        const session = await sessionOf(service, request, contextUri);
+        const session = service.sessionIn(opened, contextUri, caller);
         refuseOverLimit();
         const filename = part.filename === '' ? 'upload' : part.filename;
         const context = await service

@@ -43,7 +43,11 @@ export class ContextService {
     contextUri: string | undefined,
     caller: Principal,
   ): Promise<ContextSession> {
-    const opened = await this.views.open(type, viewId, caller);
+    return this.sessionIn(await this.views.open(type, viewId, caller), contextUri, caller);
+  }
+
+  /** A session in a view already opened (and its permission checked) for this request. */
+  sessionIn(opened: OpenedView, contextUri: string | undefined, caller: Principal): ContextSession {
     return { opened, context: resolveContextUri(opened.view.rootUri, contextUri), caller };
   }
 
