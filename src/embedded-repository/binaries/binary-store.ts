@@ -8,7 +8,7 @@ import {
   PRIVATE_DIRECTORY_MODE,
   PRIVATE_FILE_MODE,
 } from '../../shared/private-files.js';
-import { RepositoryError } from '../http/errors.js';
+import { RepositoryRefusal } from '../refusal.js';
 import type { DigestAlgorithm } from './digests.js';
 
 export interface StoredContent {
@@ -97,7 +97,10 @@ export class BinaryStore {
         const buffer = chunk as Buffer;
         size += buffer.length;
         if (size > options.maxBytes) {
-          throw new RepositoryError(413, `The binary is larger than the limit of ${options.maxBytes} bytes`);
+          throw new RepositoryRefusal(
+            'tooLarge',
+            `The binary is larger than the limit of ${options.maxBytes} bytes`,
+          );
         }
         for (const hash of hashes.values()) hash.update(buffer);
         pending.push(buffer);
@@ -110,8 +113,10 @@ export class BinaryStore {
       const digests = new Map([...hashes].map(([name, hash]) => [name, hash.digest('hex')]));
       for (const [node, { algorithm, hex }] of options.expected) {
         if (digests.get(node) !== hex) {
-          throw RepositoryError.conflict(
+          throw new RepositoryRefusal(
+            'conflict',
             `The ${algorithm.name} digest of the content does not match the Digest header`,
+            true,
           );
         }
       }

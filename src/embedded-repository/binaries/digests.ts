@@ -1,4 +1,4 @@
-import { RepositoryError } from '../http/errors.js';
+import { RepositoryRefusal } from '../refusal.js';
 
 /** Digest algorithms of RFC 3230 / Fedora, by their HTTP names, with Node's hash names. */
 const ALGORITHMS: Readonly<Record<string, { node: string; hexLength: number; name: string }>> = {
@@ -38,12 +38,12 @@ export function parseDigestHeader(
   for (const part of header.split(',')) {
     const eq = part.indexOf('=');
     if (eq === -1)
-      throw RepositoryError.badRequest(`Malformed Digest header part "${part.trim().slice(0, 80)}"`);
+      throw new RepositoryRefusal('invalid', `Malformed Digest header part "${part.trim().slice(0, 80)}"`);
     const name = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
     const algorithm = digestAlgorithm(name);
     if (algorithm === undefined) {
-      throw RepositoryError.badRequest(`Unsupported digest algorithm "${name.slice(0, 40)}"`, true);
+      throw new RepositoryRefusal('invalid', `Unsupported digest algorithm "${name.slice(0, 40)}"`, true);
     }
     let hex: string;
     if (new RegExp(`^[0-9a-fA-F]{${algorithm.hexLength}}$`).test(value)) {
@@ -52,10 +52,18 @@ export function parseDigestHeader(
       hex = Buffer.from(value, 'base64').toString('hex');
       // A value that cannot be this algorithm's digest cannot match the content: 409 like any mismatch.
       if (hex.length !== algorithm.hexLength) {
-        throw RepositoryError.conflict(`The ${algorithm.name} digest does not match the content`);
+        throw new RepositoryRefusal(
+          'conflict',
+          `The ${algorithm.name} digest does not match the content`,
+          true,
+        );
       }
     } else {
-      throw RepositoryError.conflict(`The ${algorithm.name} digest does not match the content`);
+      throw new RepositoryRefusal(
+        'conflict',
+        `The ${algorithm.name} digest does not match the content`,
+        true,
+      );
     }
     result.set(algorithm.node, { algorithm, hex });
   }

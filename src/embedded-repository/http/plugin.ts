@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../http/client-address.js';
 import type { RepositoryCredentials } from '../credentials.js';
+import { RepositoryRefusal } from '../refusal.js';
 import { isStoreRefusal } from '../store/errors.js';
 import { REPOSITORY_SAFETY_HEADERS } from './active-content.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
@@ -9,6 +10,7 @@ import { RepositoryError } from './errors.js';
 import { baseOf } from './context.js';
 import type { RepositoryHandlers } from './handlers.js';
 import { CONSTRAINED_BY } from './render.js';
+import { answerToDomainRefusal } from './refusal-status.js';
 import { answerToRefusal } from './store-errors.js';
 
 const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -102,8 +104,13 @@ export function repositoryPlugin(handlers: RepositoryHandlers, credentials: Repo
       let status = 500;
       let message = `Internal error (request id ${request.id})`;
       let constrained = false;
-      // The store refuses in its own terms (store/errors.ts); their statuses are decided here.
-      const answer = isStoreRefusal(error) ? answerToRefusal(error) : error;
+      // The store and the domain modules refuse in their own terms (store/errors.ts, refusal.ts);
+      // their statuses are decided here.
+      const answer = isStoreRefusal(error)
+        ? answerToRefusal(error)
+        : error instanceof RepositoryRefusal
+          ? answerToDomainRefusal(error)
+          : error;
       if (answer instanceof RepositoryError) {
         status = answer.status;
         message = answer.message;

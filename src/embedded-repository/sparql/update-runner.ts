@@ -3,8 +3,9 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Quad } from 'n3';
 import { Piscina } from 'piscina';
 import type sparqljs from 'sparqljs';
-import { RepositoryError } from '../http/errors.js';
-import { toN3Quad, toStored } from '../rdf/terms.js';
+import { RepositoryRefusal } from '../refusal.js';
+import { toStored } from '../../linked-data/rdf/serialize.js';
+import { toN3Quad } from '../../linked-data/rdf/terms.js';
 import { planUpdate } from './update-plan.js';
 import runUpdate, { type UpdateOutcome, type UpdateTask } from './update-worker.js';
 
@@ -42,15 +43,15 @@ export class SparqlUpdateRunner {
 
   /**
    * The triples after running `text` on `triples`, `<>` resolving to `baseIri`; `parsed` is the update
-   * as already parsed by the caller's vetting, if it has it.
+   * as the caller's vetting parsed it (vetSparqlUpdate).
    */
   async apply(
     triples: readonly Quad[],
     text: string,
     baseIri: string,
-    parsed?: sparqljs.Update,
+    parsed: sparqljs.Update,
   ): Promise<Quad[]> {
-    const plan = planUpdate(text, baseIri, this.limits.maxSolutions, parsed);
+    const plan = planUpdate(text, parsed, this.limits.maxSolutions);
     // INSERT DATA and DELETE DATA match nothing: their cost is linear in the body, which the body limit
     // bounds, so they run here and spare the thread round trip (a third of a PATCH's time).
     if (plan.steps.every((step) => step.count === null)) {
@@ -90,23 +91,21 @@ export class SparqlUpdateRunner {
     } catch (error) {
       // Only the time limit aborts a task.
       if (abort.signal.aborted) {
-        throw new RepositoryError(
-          422,
+        throw new RepositoryRefusal(
+          'limitExceeded',
           `The SPARQL Update exceeded the time limit of ${this.limits.timeoutMs} ms and was stopped; nothing was changed`,
-          { constrained: true },
+          true,
         );
       }
       if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new RepositoryError(
-          422,
+        throw new RepositoryRefusal(
+          'limitExceeded',
           `The SPARQL Update exceeded the memory of its worker (${WORKER_HEAP_MB} MiB) and was stopped; nothing was changed`,
-          { constrained: true },
+          true,
         );
       }
       if (error instanceof Error && /queue is at limit|closed|terminated/i.test(error.message)) {
-        throw new RepositoryError(503, 'Too many SPARQL Updates are running; retry later', {
-          headers: { 'retry-after': '1' },
-        });
+        throw new RepositoryRefusal('busy', 'Too many SPARQL Updates are running; retry later');
       }
       throw error;
     } finally {
@@ -121,13 +120,13 @@ export class SparqlUpdateRunner {
       case 'done':
         return outcome.quads.map((q) => toN3Quad(q));
       case 'tooManySolutions':
-        throw new RepositoryError(
-          422,
+        throw new RepositoryRefusal(
+          'limitExceeded',
           `The SPARQL Update exceeded the solution limit: a WHERE clause has more than ${this.limits.maxSolutions} solutions; nothing was changed`,
-          { constrained: true },
+          true,
         );
       case 'failed':
-        throw RepositoryError.badRequest(`The SPARQL Update failed: ${outcome.message.slice(0, 300)}`);
+        throw new RepositoryRefusal('invalid', `The SPARQL Update failed: ${outcome.message.slice(0, 300)}`);
     }
   }
 
@@ -140,7 +139,7 @@ export class SparqlUpdateRunner {
   }
 
   private threads(): Piscina {
-    if (this.closed) throw new RepositoryError(503, 'The service is shutting down');
+    if (this.closed) throw new RepositoryRefusal('closing', 'The service is shutting down');
     this.pool ??= new Piscina({
       filename: WORKER,
       minThreads: 0,
