@@ -29,17 +29,18 @@ export default tseslint.config(
       'src/**/*.api.ts',
       'src/repository-view-context/context-route-support.ts',
       'src/**/*.test.ts',
+      // Modules only tests import (fixtures, helpers, case tables split out of a test file).
+      'src/**/*.support.ts',
       'src/app.ts',
       'src/test-support/**',
       'src/auth/attempt-purge.ts',
       'src/auth/login-rate-limit.ts',
       'src/auth/rate-limit-store.ts',
       'src/auth/token-authorizer.ts',
-      // The embedded repository's HTTP layer (its plugin and handlers). Its store (store/) throws domain
-      // errors and is held to the rule; its binaries, RDF and SPARQL modules still throw RepositoryError
-      // (../http/errors) and join once they throw errors of their own.
+      // The embedded repository's HTTP layer (its plugin and handlers). Its store (store/) and binaries
+      // refuse in domain terms and are held to the rule; its RDF and SPARQL modules still throw
+      // RepositoryError (../http/errors) and join once they throw errors of their own.
       'src/embedded-repository/http/**',
-      'src/embedded-repository/binaries/**',
       'src/embedded-repository/rdf/**',
       'src/embedded-repository/sparql/**',
     ],
@@ -61,7 +62,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'src/test-support/**', 'bench/**', 'test/**'],
+    files: ['**/*.test.ts', '**/*.support.ts', 'src/test-support/**', 'bench/**', 'test/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-console': 'off',
