@@ -15,7 +15,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { parseRdf, type RdfSyntax } from '../src/schemas/rdf-parse.js';
+import { VOCABULARY_DOCUMENT } from '../src/linked-data/rdf/media-types.js';
+import { parseRdf } from '../src/linked-data/rdf/parse.js';
 import { extractProperties } from '../src/schemas/rdf-properties.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,7 +28,7 @@ interface Source {
   readonly namespace: string;
   /** Relative to the repository root. */
   readonly file: string;
-  readonly syntax: RdfSyntax;
+  readonly mediaType: string;
   readonly source: string;
   readonly licence: string;
 }
@@ -46,7 +47,7 @@ const SOURCES: readonly Source[] = [
     prefix: 'dc',
     title: 'Dublin Core Metadata Element Set, Version 1.1',
     namespace: 'http://purl.org/dc/elements/1.1/',
-    syntax: 'n-quads',
+    mediaType: 'application/n-quads',
     ...npmSource('dc11'),
     licence: 'DCMI, Creative Commons Attribution 4.0, https://creativecommons.org/licenses/by/4.0/',
   },
@@ -54,7 +55,7 @@ const SOURCES: readonly Source[] = [
     prefix: 'dcterms',
     title: 'DCMI Metadata Terms',
     namespace: 'http://purl.org/dc/terms/',
-    syntax: 'n-quads',
+    mediaType: 'application/n-quads',
     ...npmSource('dcterms'),
     licence: 'DCMI, Creative Commons Attribution 4.0, https://creativecommons.org/licenses/by/4.0/',
   },
@@ -62,7 +63,7 @@ const SOURCES: readonly Source[] = [
     prefix: 'rdfs',
     title: 'The RDF Schema vocabulary (RDFS)',
     namespace: 'http://www.w3.org/2000/01/rdf-schema#',
-    syntax: 'n-quads',
+    mediaType: 'application/n-quads',
     ...npmSource('rdfs'),
     licence: W3C_LICENCE,
   },
@@ -70,7 +71,7 @@ const SOURCES: readonly Source[] = [
     prefix: 'skos',
     title: 'SKOS Vocabulary',
     namespace: 'http://www.w3.org/2004/02/skos/core#',
-    syntax: 'n-quads',
+    mediaType: 'application/n-quads',
     ...npmSource('skos'),
     licence: W3C_LICENCE,
   },
@@ -78,7 +79,7 @@ const SOURCES: readonly Source[] = [
     prefix: 'foaf',
     title: 'Friend of a Friend (FOAF) vocabulary',
     namespace: 'http://xmlns.com/foaf/0.1/',
-    syntax: 'n-quads',
+    mediaType: 'application/n-quads',
     ...npmSource('foaf'),
     licence: 'FOAF project, Creative Commons Attribution 1.0, https://creativecommons.org/licenses/by/1.0/',
   },
@@ -86,7 +87,7 @@ const SOURCES: readonly Source[] = [
     prefix: 'bibo',
     title: 'The Bibliographic Ontology',
     namespace: 'http://purl.org/ontology/bibo/',
-    syntax: 'n-quads',
+    mediaType: 'application/n-quads',
     ...npmSource('bibo'),
     licence: 'Bibliographic Ontology (Frédérick Giasson, Bruce D’Arcus), Creative Commons Attribution',
   },
@@ -94,7 +95,7 @@ const SOURCES: readonly Source[] = [
 
 async function generate(source: Source): Promise<string> {
   const text = await readFile(path.join(root, source.file), 'utf8');
-  const triples = await parseRdf(text, source.syntax, source.namespace);
+  const triples = await parseRdf(text, source.mediaType, VOCABULARY_DOCUMENT, source.namespace);
   const properties = extractProperties(triples, source.namespace);
   properties.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   const document = {

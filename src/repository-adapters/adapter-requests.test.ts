@@ -4,7 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { createAdapter } from './create-adapter.js';
-import { literal, namedNode, quad } from './rdf-io.js';
+import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
 import { requireFacet } from './repository-kinds.js';
 
 /**

@@ -2,7 +2,8 @@ import type { Quad } from '@rdfjs/types';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { readRdf } from './adapter-support.js';
 import { atomicHeaders } from './fedora-transactions.js';
-import { NS, RDF_ACCEPT } from './rdf-io.js';
+import { RDF_ACCEPT } from '../linked-data/rdf/media-types.js';
+import { NS } from '../linked-data/rdf/vocab.js';
 import type { FixityFacet, FixityResult, TransactionRef } from './repository-adapter.js';
 import type { RepositoryHttpClient } from './repository-http-client.js';
 

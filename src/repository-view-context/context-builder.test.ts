@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRdf } from '../repository-adapters/rdf-io.js';
+import { UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
+import { parseRdf } from '../linked-data/rdf/parse.js';
+import { LDP } from '../linked-data/rdf/vocab.js';
 import type { ResourceDescription } from '../repository-adapters/repository-adapter.js';
-import { buildContext, LDP_CONTAINS } from './context-builder.js';
+import { buildContext } from './context-builder.js';
 
 /** The context builder on the Fedora 4 RDF/XML of ../shared/fixtures/fedora4 (CAP's mock container). */
 // A copy of ../shared/fixtures/fedora4, so the suite runs from a clean clone alone.
@@ -15,13 +17,14 @@ async function fixture(): Promise<ResourceDescription> {
   const quads = await parseRdf(
     fs.readFileSync(path.join(FIXTURES, 'container.rdf.xml'), 'utf8'),
     'application/rdf+xml',
+    UPSTREAM_ANSWER,
     URI,
   );
   return {
     uri: URI,
     isBinary: false,
     quads,
-    children: quads.filter((q) => q.predicate.value === LDP_CONTAINS).map((q) => q.object.value),
+    children: quads.filter((q) => q.predicate.value === LDP.contains).map((q) => q.object.value),
     parent: quads.find((q) => q.predicate.value === 'http://fedora.info/definitions/v4/repository#hasParent')
       ?.object.value,
   };
@@ -44,7 +47,7 @@ describe('buildContext on the Fedora 4 fixture', () => {
     });
     expect(context.hasParent).toBe(true);
     expect(context.children.map((child) => child.triple)).toEqual([
-      { subject: URI, predicate: LDP_CONTAINS, object: `${URI}/path/to/another-container` },
+      { subject: URI, predicate: LDP.contains, object: `${URI}/path/to/another-container` },
     ]);
     expect(context.triple).toEqual({
       subject: URI,

@@ -5,23 +5,11 @@ import type {
   VersionInfo,
 } from '../repository-adapters/repository-adapter.js';
 import { toWireTriple, type WireTriple } from './triple-format.js';
+import { DC, DCTERMS, EBUCORE, FEDORA, LDP, RDF_TYPE, RDFS } from '../linked-data/rdf/vocab.js';
 
-export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-export const LDP_CONTAINS = 'http://www.w3.org/ns/ldp#contains';
-export const FEDORA = 'http://fedora.info/definitions/v4/repository#';
-const NAME_PREDICATES = [
-  'http://www.w3.org/2000/01/rdf-schema#label',
-  'http://purl.org/dc/elements/1.1/title',
-  'http://purl.org/dc/terms/title',
-];
-const FILENAME = 'http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#filename';
+const NAME_PREDICATES = [RDFS.label, DC.title, DCTERMS.title];
 /** Structural triples: shown as parent, children and versions, not as properties. */
-const STRUCTURAL = new Set([
-  `${FEDORA}hasParent`,
-  LDP_CONTAINS,
-  `${FEDORA}hasVersions`,
-  `${FEDORA}hasVersion`,
-]);
+const STRUCTURAL = new Set<string>([FEDORA.hasParent, LDP.contains, FEDORA.hasVersions, FEDORA.hasVersion]);
 
 export interface TransactionDetails {
   token: string;
@@ -83,17 +71,16 @@ export function buildContext(input: ContextInput): RepositoryViewContext {
     triple: {
       subject: uri,
       predicate: RDF_TYPE,
-      object: `${FEDORA}${description.isBinary ? 'Binary' : 'Container'}`,
+      object: description.isBinary ? FEDORA.Binary : FEDORA.Container,
     },
-    parent:
-      parentUri === undefined ? null : { subject: uri, predicate: `${FEDORA}hasParent`, object: parentUri },
+    parent: parentUri === undefined ? null : { subject: uri, predicate: FEDORA.hasParent, object: parentUri },
     properties: own.filter((q) => !isMetadata(q)).map(toWireTriple),
     metadata: own.filter(isMetadata).map(toWireTriple),
     children: description.children.map((child) => childContext(uri, child, features)),
     versions: input.versions.map((v) => ({
       name: v.name,
       time: v.time,
-      triple: { subject: `${uri}/fcr:versions`, predicate: `${FEDORA}hasVersion`, object: v.uri },
+      triple: { subject: `${uri}/fcr:versions`, predicate: FEDORA.hasVersion, object: v.uri },
     })),
     version,
     transactionDetails: input.transactionDetails ?? null,
@@ -111,7 +98,7 @@ function nameOf(input: ContextInput, version: string | null): string {
   const about = description.quads.filter(
     (q) => q.subject.value === subject && q.object.termType === 'Literal',
   );
-  const predicates = description.isBinary ? [...NAME_PREDICATES, FILENAME] : NAME_PREDICATES;
+  const predicates = description.isBinary ? [...NAME_PREDICATES, EBUCORE.filename] : NAME_PREDICATES;
   let name = input.isRoot ? 'Root' : description.uri;
   for (const predicate of predicates) {
     const found = about.find((q) => q.predicate.value === predicate);
@@ -126,7 +113,7 @@ function nameOf(input: ContextInput, version: string | null): string {
 function childContext(parent: string, child: string, features: RepositoryFeatures): RepositoryViewContext {
   return {
     name: null,
-    triple: { subject: parent, predicate: LDP_CONTAINS, object: child },
+    triple: { subject: parent, predicate: LDP.contains, object: child },
     parent: null,
     properties: [],
     metadata: [],

@@ -1,5 +1,7 @@
 import { UpstreamFailedError } from '../shared/errors.js';
-import { mediaTypeOf, parseRdf, syntaxOf } from './rdf-parse.js';
+import { mediaTypeOf } from '../linked-data/http/content-type.js';
+import { formatFor, VOCABULARY_DOCUMENT } from '../linked-data/rdf/media-types.js';
+import { parseRdf } from '../linked-data/rdf/parse.js';
 import { extractProperties } from './rdf-properties.js';
 import type { Property } from './schema.js';
 import { findBundledVocabulary } from './vocabulary-catalogue.js';
@@ -37,11 +39,16 @@ export class PropertyLookup {
       if (error instanceof VocabularyFetchError) throw failed(error.message, error);
       throw error;
     }
-    const syntax = syntaxOf(document.contentType);
-    const mediaType = mediaTypeOf(document.contentType) || 'no content type';
-    if (syntax === undefined) throw failed(`the answer is ${mediaType}, not an RDF syntax read here`);
+    const type = mediaTypeOf(document.contentType);
+    const mediaType = type || 'no content type';
+    if (formatFor(type, VOCABULARY_DOCUMENT) === undefined) {
+      throw failed(`the answer is ${mediaType}, not an RDF syntax read here`);
+    }
     try {
-      return extractProperties(await parseRdf(document.body, syntax, document.url), namespace);
+      return extractProperties(
+        await parseRdf(document.body, type, VOCABULARY_DOCUMENT, document.url),
+        namespace,
+      );
     } catch (error) {
       throw failed(
         `could not parse ${mediaType}: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRdf } from './rdf-parse.js';
+import { VOCABULARY_DOCUMENT } from '../linked-data/rdf/media-types.js';
+import { parseRdf } from '../linked-data/rdf/parse.js';
 import { extractProperties, isInNamespace, localNameOf } from './rdf-properties.js';
 
 const NS = 'http://example.org/ns#';
@@ -23,7 +24,8 @@ describe('extractProperties', () => {
        _:b a rdf:Property ; rdfs:label "Blank" .
        <http://example.org/nsx#q> a rdf:Property .
        <http://other.org/p> a rdf:Property .`,
-      'turtle',
+      'text/turtle',
+      VOCABULARY_DOCUMENT,
       NS,
     );
     expect(extractProperties(triples, NS).map((p) => p.uri)).toEqual(
@@ -43,7 +45,8 @@ describe('extractProperties', () => {
        ex:d a rdf:Property ; rdfs:label "Deutsch"@de .
        ex:e a rdf:Property ; rdfs:label "   " .
        ex:f a rdf:Property .`,
-      'turtle',
+      'text/turtle',
+      VOCABULARY_DOCUMENT,
       NS,
     );
     expect(extractProperties(triples, NS)).toEqual([

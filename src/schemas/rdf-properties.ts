@@ -1,31 +1,25 @@
 import { compareCodeUnits } from '../shared/compare.js';
-import type { Triple } from './rdf-parse.js';
+import type { Quad as Triple } from '@rdfjs/types';
+import { NS, RDF_TYPE, RDFS } from '../linked-data/rdf/vocab.js';
 import type { Property } from './schema.js';
-
-const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
-const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
-const OWL = 'http://www.w3.org/2002/07/owl#';
 
 /** Classes whose instances are properties (RDF Schema and OWL, including OWL's property characteristics). */
 const PROPERTY_CLASSES = new Set([
-  `${RDF}Property`,
-  `${OWL}ObjectProperty`,
-  `${OWL}DatatypeProperty`,
-  `${OWL}AnnotationProperty`,
-  `${OWL}FunctionalProperty`,
-  `${OWL}InverseFunctionalProperty`,
-  `${OWL}TransitiveProperty`,
-  `${OWL}SymmetricProperty`,
-  `${OWL}AsymmetricProperty`,
-  `${OWL}ReflexiveProperty`,
-  `${OWL}IrreflexiveProperty`,
+  `${NS.rdf}Property`,
+  `${NS.owl}ObjectProperty`,
+  `${NS.owl}DatatypeProperty`,
+  `${NS.owl}AnnotationProperty`,
+  `${NS.owl}FunctionalProperty`,
+  `${NS.owl}InverseFunctionalProperty`,
+  `${NS.owl}TransitiveProperty`,
+  `${NS.owl}SymmetricProperty`,
+  `${NS.owl}AsymmetricProperty`,
+  `${NS.owl}ReflexiveProperty`,
+  `${NS.owl}IrreflexiveProperty`,
 ]);
 
 /** Predicates only a property has as subject. */
-const PROPERTY_PREDICATES = new Set([`${RDFS}domain`, `${RDFS}range`, `${RDFS}subPropertyOf`]);
-
-const RDF_TYPE = `${RDF}type`;
-const RDFS_LABEL = `${RDFS}label`;
+const PROPERTY_PREDICATES = new Set<string>([RDFS.domain, RDFS.range, RDFS.subPropertyOf]);
 
 /**
  * Whether `uri` lies in `namespace`: it starts with it and, when the namespace does not end with `/` or
@@ -66,10 +60,10 @@ export function extractProperties(triples: Iterable<Triple>, namespace: string):
     const iri = subject.value;
     if (predicate.value === RDF_TYPE && PROPERTY_CLASSES.has(object.value)) properties.add(iri);
     else if (PROPERTY_PREDICATES.has(predicate.value)) properties.add(iri);
-    else if (predicate.value === RDFS_LABEL && object.termType === 'Literal') {
+    else if (predicate.value === RDFS.label && object.termType === 'Literal') {
       const text = object.value.replace(/\s+/g, ' ').trim();
       if (text === '') continue;
-      const rank = labelRank(object.language ?? '');
+      const rank = labelRank(object.language);
       const current = labels.get(iri);
       if (current === undefined || rank < current.rank) labels.set(iri, { rank, text });
     }

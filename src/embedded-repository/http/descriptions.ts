@@ -1,4 +1,4 @@
-import { toStored } from '../rdf/terms.js';
+import { toStored } from '../../linked-data/rdf/serialize.js';
 import { header, sendOptions, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { checkWritePreconditions } from './headers.js';

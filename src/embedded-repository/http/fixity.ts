@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Quad } from 'n3';
-import { literal, namedNode, quad } from '../rdf/terms.js';
-import { PREMIS, RDF_TYPE, XSD } from '../rdf/vocab.js';
+import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
+import { PREMIS, RDF_TYPE, XSD } from '../../linked-data/rdf/vocab.js';
 import { sendOptions, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { sendQuads } from './rdf-representation.js';

@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Quad } from 'n3';
-import { contentTypeOf, RDF_OUTPUT_TYPES, serializeRdf } from '../rdf/serialize.js';
-import { MEMENTO } from '../rdf/vocab.js';
+import { contentTypeOf, RDF_OUTPUT_TYPES } from '../../linked-data/rdf/media-types.js';
+import { serializeRdf } from '../../linked-data/rdf/serialize.js';
+import { MEMENTO } from '../../linked-data/rdf/vocab.js';
 import type { ResourceRecord } from '../store/record.js';
 import type { Memento } from '../store/repository.store.js';
 import { allowOf, header, sub, type Ctx, type RepositoryDeps } from './context.js';

@@ -2,8 +2,19 @@ import { createHash } from 'node:crypto';
 import type { Quad } from 'n3';
 import type { ResourceRecord } from '../store/record.js';
 import type { IriMapper } from '../rdf/terms.js';
-import { literal, namedNode, parseStored, quad } from '../rdf/terms.js';
-import { DESCRIBEDBY, EBUCORE, FEDORA, LDP, MEMENTO, NS, PREMIS, RDF_TYPE, XSD } from '../rdf/vocab.js';
+import { parseStored } from '../../linked-data/rdf/serialize.js';
+import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
+import {
+  DESCRIBEDBY,
+  EBUCORE,
+  FEDORA,
+  LDP,
+  MEMENTO,
+  NS,
+  PREMIS,
+  RDF_TYPE,
+  XSD,
+} from '../../linked-data/rdf/vocab.js';
 import type { Preferences } from './headers.js';
 
 /** Weak ETag of an RDF representation: changes with every change of the resource or its children. */

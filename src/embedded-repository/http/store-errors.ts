@@ -1,3 +1,4 @@
+import { RdfInputRefusedError, RdfMediaTypeError, RdfSyntaxError } from '../../linked-data/rdf/errors.js';
 import type { StoreRefusal } from '../store/errors.js';
 import { RepositoryError } from './errors.js';
 
@@ -19,4 +20,19 @@ export function answerToRefusal(refusal: StoreRefusal): RepositoryError {
     case 'PurgeInTransaction':
       return RepositoryError.badRequest(refusal.message);
   }
+}
+
+/**
+ * The HTTP answer to an RDF body the reader (linked-data/rdf/parse.ts) could not accept: 400 naming the
+ * refusal or the syntax error, 415 for a media type it does not read. Anything else is passed on.
+ */
+export function answerToRdfError(error: unknown, mediaType: string): unknown {
+  if (error instanceof RdfInputRefusedError) return RepositoryError.badRequest(error.message);
+  if (error instanceof RdfSyntaxError) {
+    return RepositoryError.badRequest(`Malformed ${mediaType} body: ${error.message.slice(0, 300)}`);
+  }
+  if (error instanceof RdfMediaTypeError) {
+    return RepositoryError.unsupportedMediaType(`Unsupported RDF media type ${mediaType}`);
+  }
+  return error;
 }

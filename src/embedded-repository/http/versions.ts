@@ -1,7 +1,7 @@
 import type { Quad } from 'n3';
-import { RDF_OUTPUT_TYPES } from '../rdf/serialize.js';
-import { literal, namedNode, quad } from '../rdf/terms.js';
-import { FEDORA, LDP, MEMENTO, XSD } from '../rdf/vocab.js';
+import { RDF_OUTPUT_TYPES } from '../../linked-data/rdf/media-types.js';
+import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
+import { FEDORA, LDP, MEMENTO, XSD } from '../../linked-data/rdf/vocab.js';
 import type { ResourceRecord } from '../store/record.js';
 import { sendBinary } from './binary-representation.js';
 import { discardBody } from './body.js';

@@ -4,9 +4,9 @@ import {
   PARSED_OUTPUT_FACTOR,
   PARSED_OUTPUT_FLOOR,
   ParsedSizeBudget,
-  RdfInputRefusedError,
   refuseXmlDtd,
-} from './rdf-input-guard.js';
+} from './input-guard.js';
+import { RdfInputRefusedError } from './errors.js';
 
 const RDF_XML = (inner = '') =>
   `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">${inner}<rdf:Description rdf:about="x"/></rdf:RDF>`;

@@ -1,12 +1,18 @@
-/** Namespaces and terms of the Fedora 6 HTTP API that the embedded repository speaks. */
+/**
+ * Every namespace and term the service uses, in one place: the embedded repository, the adapters, the
+ * context builder and the vocabulary reader all name RDF terms from here. Term tables hold full IRIs.
+ */
 export const NS = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+  owl: 'http://www.w3.org/2002/07/owl#',
   xsd: 'http://www.w3.org/2001/XMLSchema#',
   ldp: 'http://www.w3.org/ns/ldp#',
   fedora: 'http://fedora.info/definitions/v4/repository#',
   fcrepo: 'http://fedora.info/definitions/fcrepo#',
   memento: 'http://mementoweb.org/ns#',
   premis: 'http://www.loc.gov/premis/rdf/v1#',
+  premis3: 'http://www.loc.gov/premis/rdf/v3/',
   ebucore: 'http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#',
   iana: 'http://www.iana.org/assignments/relation/',
   dcterms: 'http://purl.org/dc/terms/',
@@ -16,6 +22,14 @@ export const NS = {
 } as const;
 
 export const RDF_TYPE = `${NS.rdf}type`;
+
+export const RDFS = {
+  label: `${NS.rdfs}label`,
+  domain: `${NS.rdfs}domain`,
+  range: `${NS.rdfs}range`,
+  subPropertyOf: `${NS.rdfs}subPropertyOf`,
+} as const;
+
 export const LDP = {
   Resource: `${NS.ldp}Resource`,
   RDFSource: `${NS.ldp}RDFSource`,
@@ -25,6 +39,11 @@ export const LDP = {
   DirectContainer: `${NS.ldp}DirectContainer`,
   IndirectContainer: `${NS.ldp}IndirectContainer`,
   contains: `${NS.ldp}contains`,
+  member: `${NS.ldp}member`,
+  membershipResource: `${NS.ldp}membershipResource`,
+  hasMemberRelation: `${NS.ldp}hasMemberRelation`,
+  isMemberOfRelation: `${NS.ldp}isMemberOfRelation`,
+  insertedContentRelation: `${NS.ldp}insertedContentRelation`,
   constrainedBy: `${NS.ldp}constrainedBy`,
   PreferContainment: `${NS.ldp}PreferContainment`,
   PreferMembership: `${NS.ldp}PreferMembership`,
@@ -32,6 +51,7 @@ export const LDP = {
   PreferEmptyContainer: `${NS.ldp}PreferEmptyContainer`,
 } as const;
 
+/** Fedora's terms: `fedora:` (the v4 repository namespace Fedora 6 still answers) and `fcrepo:`. */
 export const FEDORA = {
   Resource: `${NS.fedora}Resource`,
   Container: `${NS.fedora}Container`,
@@ -43,6 +63,8 @@ export const FEDORA = {
   lastModified: `${NS.fedora}lastModified`,
   lastModifiedBy: `${NS.fedora}lastModifiedBy`,
   hasParent: `${NS.fedora}hasParent`,
+  hasVersion: `${NS.fedora}hasVersion`,
+  hasVersions: `${NS.fedora}hasVersions`,
   hasFixityService: `${NS.fedora}hasFixityService`,
   hasTransactionProvider: `${NS.fedora}hasTransactionProvider`,
   hasVersionLabel: `${NS.fedora}hasVersionLabel`,
@@ -82,13 +104,13 @@ export const XSD = {
   string: `${NS.xsd}string`,
 } as const;
 
+export const DC = { title: `${NS.dc}title` } as const;
+export const DCTERMS = { title: `${NS.dcterms}title` } as const;
+
 export const DESCRIBEDBY = `${NS.iana}describedby`;
 export const DESCRIBES = `${NS.iana}describes`;
 
-/** Where clients read why a request broke a rule (Link rel="…ldp#constrainedBy"); served by the plugin. */
-export const CONSTRAINTS_PATH = 'fcr:constraints';
-
-/** Prefixes used when writing Turtle, so responses look like Fedora's. */
+/** Prefixes used when writing Turtle (and compacted JSON-LD), so responses look like Fedora's. */
 export const TURTLE_PREFIXES: Readonly<Record<string, string>> = {
   rdf: NS.rdf,
   xsd: NS.xsd,
@@ -100,34 +122,3 @@ export const TURTLE_PREFIXES: Readonly<Record<string, string>> = {
   dcterms: NS.dcterms,
   dc: NS.dc,
 };
-
-const RESERVED_TYPE_NAMESPACES = [NS.ldp, NS.fedora, NS.fcrepo, NS.memento];
-const MANAGED_NAMESPACES = [NS.fedora, NS.fcrepo, NS.memento];
-const MANAGED_PREDICATES = new Set<string>([
-  LDP.contains,
-  `${NS.ldp}member`,
-  `${NS.ldp}membershipResource`,
-  `${NS.ldp}hasMemberRelation`,
-  `${NS.ldp}isMemberOfRelation`,
-  `${NS.ldp}insertedContentRelation`,
-  PREMIS.hasMessageDigest,
-  PREMIS.hasFixity,
-  PREMIS.hasSize,
-  EBUCORE.filename,
-  EBUCORE.hasMimeType,
-  DESCRIBEDBY,
-  DESCRIBES,
-]);
-
-/**
- * Whether a statement is server-managed (Fedora: SMTs, interaction-model types, containment): clients may
- * not write it; doing so is a 409 with a constrainedBy link.
- */
-export function isServerManaged(predicate: string, object: { termType: string; value: string }): boolean {
-  if (predicate === RDF_TYPE) {
-    return (
-      object.termType === 'NamedNode' && RESERVED_TYPE_NAMESPACES.some((ns) => object.value.startsWith(ns))
-    );
-  }
-  return MANAGED_PREDICATES.has(predicate) || MANAGED_NAMESPACES.some((ns) => predicate.startsWith(ns));
-}

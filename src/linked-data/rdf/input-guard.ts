@@ -1,14 +1,10 @@
+import { RdfInputRefusedError } from './errors.js';
+
 /**
- * Guards shared by every place that parses RDF from outside (the embedded repository's request bodies,
- * the adapters' upstream answers, vocabulary documents): a parser must never turn a small input into a
- * huge output. Each reader wraps RdfInputRefusedError in its own error (400, upstream failure, …).
+ * Guards applied by the one RDF reader (parse.ts) to every input from outside (the embedded repository's
+ * request bodies, the adapters' upstream answers, vocabulary documents): a parser must never turn a small
+ * input into a huge output. Refusals are RdfInputRefusedError; each caller maps it to its own answer.
  */
-export class RdfInputRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RdfInputRefusedError';
-  }
-}
 
 /**
  * `<!DOCTYPE` or `<!ENTITY` anywhere, in any case, with or without blanks after `<!`. Anywhere, not only
