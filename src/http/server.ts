@@ -8,6 +8,7 @@ import { registerErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
 import { envelope } from './envelope.js';
+import { isSchemaFirst, validatorCompiler } from './validation-errors.js';
 import { registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.js';
 
 /** A registered route, as the route-walking tests and the authorization table see it. */
@@ -64,10 +65,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   capConnections(app, options.config);
 
-  // Route schemas describe the API for OpenAPI. Input is checked by each capability's validators so
-  // that failures carry the reference's messages as INVALID envelopes; responses are serialized as
-  // built by http/envelope.ts, keeping its key order.
-  app.setValidatorCompiler(() => (data: unknown) => ({ value: data }));
+  // Bodies defined schema-first (TypeBox) are validated by Fastify; their failures are attached to the
+  // request and reported as INVALID envelopes with the schema's messages (validation-errors.ts). Other
+  // route schemas only describe the API. Responses are serialized as built by http/envelope.ts, keeping
+  // its key order.
+  app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // The API speaks JSON; a capability that accepts another media type registers its own parser.
   app.removeContentTypeParser('text/plain');
@@ -75,6 +77,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
+    // Every failure of a schema-first body reaches the handler, which reports it with the business ones.
+    if (isSchemaFirst(route.schema?.body)) route.attachValidation = true;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
     if (methods.length === 0 || isOutsideRoleModel(route.url)) {
       for (const method of methods) routeTable.push({ method, url: route.url, access: undefined });

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess, JSON_CONTENT_TYPE, success, successJson } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
-import { requireObjectBody } from '../shared/request-body.js';
-import { internalMetadataIdSchema, internalMetadataSchema } from './internal-metadata.api.js';
+import { checkedBody } from '../http/validation-errors.js';
+import { IdBody } from '../shared/body-schema.js';
+import { InternalMetadataBody } from './internal-metadata.schema.js';
 import type { InternalMetadataService } from './internal-metadata.service.js';
 
 const LIST_KEY = 'ArrayList<InternalMetadata>';
@@ -12,7 +13,7 @@ const tags = ['internal metadata'];
 /** Interface §4.1, ADMIN only (DECISIONS.md §5). */
 export function internalMetadataRoutes(service: InternalMetadataService) {
   return (app: FastifyInstance): void => {
-    const one = envelopeSchema(payloadOf(ITEM_KEY, internalMetadataSchema));
+    const one = envelopeSchema(payloadOf(ITEM_KEY, InternalMetadataBody));
 
     app.get(
       '/internal/metadata',
@@ -21,7 +22,7 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
           tags,
           summary: 'List internal metadata, sorted by gloss',
           response: {
-            200: envelopeSchema(payloadOf(LIST_KEY, { type: 'array', items: internalMetadataSchema })),
+            200: envelopeSchema(payloadOf(LIST_KEY, { type: 'array', items: InternalMetadataBody })),
           },
         },
       },
@@ -31,8 +32,8 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
     );
     app.post(
       '/internal/metadata',
-      { schema: { tags, summary: 'Create', body: internalMetadataSchema, response: { 200: one } } },
-      async (request) => success(ITEM_KEY, await service.create(requireObjectBody(request.body))),
+      { schema: { tags, summary: 'Create', body: InternalMetadataBody, response: { 200: one } } },
+      async (request) => success(ITEM_KEY, await service.create(checkedBody(request, InternalMetadataBody))),
     );
     app.put(
       '/internal/metadata',
@@ -40,11 +41,11 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
         schema: {
           tags,
           summary: 'Update (id required)',
-          body: internalMetadataSchema,
+          body: InternalMetadataBody,
           response: { 200: one },
         },
       },
-      async (request) => success(ITEM_KEY, await service.update(requireObjectBody(request.body))),
+      async (request) => success(ITEM_KEY, await service.update(checkedBody(request, InternalMetadataBody))),
     );
     app.delete(
       '/internal/metadata',
@@ -52,12 +53,12 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
         schema: {
           tags,
           summary: 'Delete by id',
-          body: internalMetadataIdSchema,
+          body: IdBody,
           response: { 200: envelopeSchema() },
         },
       },
       async (request) => {
-        await service.delete(requireObjectBody(request.body));
+        await service.delete(checkedBody(request, IdBody));
         return emptySuccess();
       },
     );

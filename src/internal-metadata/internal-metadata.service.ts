@@ -1,18 +1,18 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
-import {
-  businessInvalid as invalid,
-  businessMessages as msg,
-  idToDelete,
-} from '../shared/business-messages.js';
+import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { sortByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
-import { checkId, ValidationCollector } from '../shared/validation.js';
-import { ENTITY, parseInternalMetadata, type InternalMetadata } from './internal-metadata.js';
+import { ENTITY, type InternalMetadata, type InternalMetadataInput } from './internal-metadata.js';
+import type { InternalMetadataBody } from './internal-metadata.schema.js';
 import type { InternalMetadataStore } from './internal-metadata.store.js';
 
+type Body = CheckedBody<InternalMetadataBody>;
+
 /**
- * Use cases of interface §4.1. Bodies arrive untrusted (`Record<string, unknown>`); every failure of a
- * request is collected and reported together, and nothing is written unless all checks pass.
+ * Use cases of interface §4.1. Bodies arrive checked against their schema, failures collected; the
+ * business checks add theirs, every failure of a request is reported together, and nothing is written
+ * unless all checks pass.
  */
 export class InternalMetadataService {
   /** The last list sorted, by the store's array it came from (the store answers the same array while unchanged). */
@@ -34,10 +34,10 @@ export class InternalMetadataService {
     return this.store.requiredFields();
   }
 
-  async create(body: Readonly<Record<string, unknown>>): Promise<InternalMetadata> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    const input = parseInternalMetadata(body, collector);
+  async create(body: Body): Promise<InternalMetadata> {
+    const collector = body.collector;
+    const id = idOf(body);
+    const input = inputOf(body);
     if (id.kind === 'valid') collector.business('CREATE', await this.idOnCreate(ENTITY, id.id));
     if (input !== undefined && (await this.store.findByField(input.field)) !== undefined) {
       collector.business('CREATE', msg.valueExists(ENTITY, 'field', input.field));
@@ -50,10 +50,10 @@ export class InternalMetadataService {
     }
   }
 
-  async update(body: Readonly<Record<string, unknown>>): Promise<InternalMetadata> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    const input = parseInternalMetadata(body, collector);
+  async update(body: Body): Promise<InternalMetadata> {
+    const collector = body.collector;
+    const id = idOf(body);
+    const input = inputOf(body);
     if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
     const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
     if (id.kind === 'valid' && existing === undefined)
@@ -76,8 +76,8 @@ export class InternalMetadataService {
   }
 
   /** Only the id is needed (DECISIONS.md §3); the other properties of the body are ignored. */
-  async delete(body: Readonly<Record<string, unknown>>): Promise<void> {
-    const id = idToDelete(body, ENTITY);
+  async delete(body: CheckedBody<{ id?: number | null }>): Promise<void> {
+    const id = deleteId(body, ENTITY);
     if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
   }
 
@@ -85,6 +85,12 @@ export class InternalMetadataService {
   private async idOnCreate(entity: string, id: number): Promise<string> {
     return (await this.store.findById(id)) === undefined ? msg.idOnCreate(entity) : msg.idExists(entity, id);
   }
+}
+
+/** The fields to store, when the body passed its schema; `required` null or missing means false. */
+function inputOf(body: Body): InternalMetadataInput | undefined {
+  const value = body.value;
+  return value && { gloss: value.gloss, field: value.field, required: value.required ?? false };
 }
 
 /** Two requests raced past the pre-check; the database's unique index decided. */

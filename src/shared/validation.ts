@@ -37,6 +37,15 @@ export class ValidationCollector {
     else if (!previous.split('; ').includes(message)) bucket[operation] = `${previous}; ${message}`;
   }
 
+  hasCategory(category: string): boolean {
+    return category in this.messages;
+  }
+
+  /** A property (not a business rule) failed: the body cannot be used as its schema types it. */
+  get hasPropertyFailures(): boolean {
+    return Object.keys(this.messages).some((category) => category !== 'business');
+  }
+
   get isValid(): boolean {
     return Object.keys(this.messages).length === 0;
   }
