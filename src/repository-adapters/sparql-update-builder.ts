@@ -1,6 +1,9 @@
 import type { Quad, Term } from '@rdfjs/types';
 import sparqljs from 'sparqljs';
-import type { InsertDeleteOperation, Pattern, Triple, Update } from 'sparqljs';
+import type { InsertDeleteOperation, Triple, Update } from 'sparqljs';
+import { adapterUpdatePolicy } from '../linked-data/sparql/update-policies.js';
+import { SparqlUpdateRefusal } from '../linked-data/sparql/update-refusal.js';
+import { normaliseSparqlUpdate } from '../linked-data/sparql/update-vetter.js';
 import { BadRequestError, CapabilityUnsupportedError } from '../shared/errors.js';
 import type { RepositoryKind } from './repository-adapter.js';
 
@@ -64,76 +67,18 @@ export function buildDataUpdate(remove: readonly Quad[], add: readonly Quad[]): 
   return generator.stringify(update);
 }
 
-export interface NormaliseOptions {
-  /** The IRI `<>` and relative IRIs resolve to. */
-  readonly base: string;
-  /** Refuse anything but basic graph patterns in WHERE (generic LDP servers such as CSS). */
-  readonly bgpOnly: boolean;
-  readonly kind: RepositoryKind;
-}
-
 /**
- * Re-parses an already vetted SPARQL Update and generates it again with absolute IRIs (`<>` resolved to
- * `base`), so the text sent is always generator output. Only INSERT DATA, DELETE DATA, DELETE WHERE and
- * DELETE/INSERT … WHERE on the default graph pass; LOAD, CLEAR, DROP, CREATE, ADD, MOVE, COPY, GRAPH,
- * WITH and USING are refused (BadRequestError). With `bgpOnly`, a WHERE clause with FILTER, OPTIONAL,
- * UNION, MINUS, BIND, VALUES, sub-queries or property paths is a CapabilityUnsupportedError.
+ * The update an adapter sends for `text`: vetted under the adapters' policy (linked-data/sparql/) and
+ * generated again with absolute IRIs (`<>` resolved to `base`). A refusal is a BadRequestError; a WHERE
+ * clause beyond what the repository runs (`bgpOnly` for generic LDP servers, sub-queries for all) a
+ * CapabilityUnsupportedError naming the kind.
  */
-export function normaliseUpdate(text: string, options: NormaliseOptions): string {
-  let parsed;
+export function vetAdapterUpdate(text: string, base: string, bgpOnly: boolean, kind: RepositoryKind): string {
   try {
-    parsed = new sparqljs.Parser({ baseIRI: options.base }).parse(text);
+    return normaliseSparqlUpdate(text, adapterUpdatePolicy(base, bgpOnly));
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new BadRequestError(`The SPARQL Update cannot be parsed: ${message ?? ''}`.trim());
+    if (!(error instanceof SparqlUpdateRefusal)) throw error;
+    if (error.reason === 'beyondBgp') throw new CapabilityUnsupportedError(error.message, kind);
+    throw new BadRequestError(error.message);
   }
-  if (parsed.type !== 'update')
-    throw new BadRequestError('Only a SPARQL Update can be run against a resource');
-  for (const operation of parsed.updates) {
-    if (!('updateType' in operation)) {
-      throw new BadRequestError(`SPARQL Update ${operation.type.toUpperCase()} operations are not allowed`);
-    }
-    if (operation.graph !== undefined)
-      throw new BadRequestError('SPARQL Update WITH and GRAPH are not allowed');
-    const quadLists = [
-      ...('insert' in operation ? operation.insert : []),
-      ...('delete' in operation ? operation.delete : []),
-    ];
-    for (const quads of quadLists) {
-      if (quads.type !== 'bgp') throw new BadRequestError('SPARQL Update GRAPH blocks are not allowed');
-      for (const triple of quads.triples) {
-        if ('type' in triple.predicate)
-          throw new BadRequestError('Property paths are not allowed in INSERT or DELETE templates');
-      }
-    }
-    if (operation.updateType === 'insertdelete') {
-      if (operation.using !== undefined) throw new BadRequestError('SPARQL Update USING is not allowed');
-      checkWhere(operation.where, options);
-    }
-  }
-  const update: Update = { type: 'update', prefixes: {}, updates: parsed.updates };
-  return generator.stringify(update);
-}
-
-function checkWhere(patterns: readonly Pattern[], options: NormaliseOptions): void {
-  for (const pattern of patterns) {
-    if (pattern.type === 'graph' || pattern.type === 'service') {
-      throw new BadRequestError(`SPARQL Update ${pattern.type.toUpperCase()} patterns are not allowed`);
-    }
-    if (pattern.type === 'query') throw notBgp(options, 'sub-queries');
-    if (pattern.type === 'bgp') {
-      if (options.bgpOnly && pattern.triples.some((t) => 'type' in t.predicate))
-        throw notBgp(options, 'property paths');
-      continue;
-    }
-    if (options.bgpOnly) throw notBgp(options, pattern.type.toUpperCase());
-    if ('patterns' in pattern) checkWhere(pattern.patterns, options);
-  }
-}
-
-function notBgp(options: NormaliseOptions, what: string): CapabilityUnsupportedError {
-  return new CapabilityUnsupportedError(
-    `SPARQL Update WHERE clauses beyond basic graph patterns (${what})`,
-    options.kind,
-  );
 }

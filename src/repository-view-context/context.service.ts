@@ -15,7 +15,7 @@ import {
   type TransactionDetails,
 } from './context-builder.js';
 import { resolveContextUri, tokenOf, type ResolvedContext } from './context-uri.js';
-import { queryHelp, vetUpdate } from './query.js';
+import { queryHelp, vetContextUpdate } from './query.js';
 import { parseIri, parseObject, parseWireTriple, type WireTriple } from './triple-format.js';
 import type { Readable } from 'node:stream';
 import { DataFactory } from 'n3';
@@ -145,7 +145,7 @@ export class ContextService {
       throw new BadRequestError(
         'The body must be a JSON string (or application/sparql-update text) holding the update',
       );
-    const update = vetUpdate(body, session.context.uri);
+    const update = vetContextUpdate(body, session.context.uri);
     await session.opened.adapter.runUpdate(session.context.uri, update, session.context.tx);
     return this.read(session);
   }

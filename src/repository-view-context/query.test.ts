@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { queryHelp, vetUpdate } from './query.js';
+import { queryHelp, vetContextUpdate } from './query.js';
 
 const CTX = 'http://repo.example/rest/a';
 
-describe('vetUpdate', () => {
+describe('vetContextUpdate', () => {
   it('resolves <> to the context and regenerates the update from terms', () => {
-    const out = vetUpdate(
+    const out = vetContextUpdate(
       'PREFIX dc: <http://purl.org/dc/elements/1.1/> INSERT DATA { <> dc:title "T" }',
       CTX,
     );
@@ -20,7 +20,7 @@ describe('vetUpdate', () => {
     ['DELETE { <> <http://p> ?o } INSERT { <> <http://p> "y" } WHERE { <> <http://p> ?o }'],
     ['DELETE WHERE { <> <http://p> ?o }'],
   ])('accepts %s', (text) => {
-    expect(() => vetUpdate(text, CTX)).not.toThrow();
+    expect(() => vetContextUpdate(text, CTX)).not.toThrow();
   });
 
   it.each([
@@ -41,7 +41,7 @@ describe('vetUpdate', () => {
   ])('refuses %s', (text, message) => {
     let thrown: unknown;
     try {
-      vetUpdate(text, CTX);
+      vetContextUpdate(text, CTX);
     } catch (error) {
       thrown = error;
     }

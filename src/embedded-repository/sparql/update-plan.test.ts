@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { repositoryPatchPolicy } from '../../linked-data/sparql/update-policies.js';
+import { vetSparqlUpdate } from '../../linked-data/sparql/update-vetter.js';
 import { RepositoryError } from '../http/errors.js';
-import { planUpdate } from './update-plan.js';
+import { planUpdate as planVetted } from './update-plan.js';
 
 const BASE = 'http://repo.test/rest/a';
+
+/** Plans `text` as PATCH does: vetted and parsed once, then planned. */
+function planUpdate(text: string, base: string, maxSolutions: number) {
+  return planVetted(text, vetSparqlUpdate(text, repositoryPatchPolicy(base)), maxSolutions);
+}
 
 describe('planUpdate', () => {
   it('gives one step per operation, with full IRIs, and a solution count for those with a WHERE', () => {

@@ -6,7 +6,6 @@ import {
   LONE_SURROGATE_PROBLEM,
 } from '../../shared/unicode.js';
 import { RepositoryError } from '../http/errors.js';
-import { parseSparqlUpdate } from '../rdf/sparql-update.js';
 import type { UpdateStep } from './update-worker.js';
 
 export interface UpdatePlan {
@@ -16,18 +15,12 @@ export interface UpdatePlan {
 }
 
 /**
- * Splits a SPARQL Update (already vetted by checkSparqlUpdate) into its operations, each re-generated
- * from the parsed terms with full IRIs, and gives each operation with a WHERE a query that counts its
- * solutions, stopping at `maxSolutions + 1`. The worker runs them in order, so each count sees the graph
+ * Splits a SPARQL Update, as vetSparqlUpdate (linked-data/sparql/) vetted and parsed it, into its
+ * operations, each re-generated from the parsed terms with full IRIs, and gives each operation with a
+ * WHERE a query that counts its solutions, stopping at `maxSolutions + 1`. The worker runs them in order, so each count sees the graph
  * the operations before it left, exactly as the whole update would.
  */
-export function planUpdate(
-  text: string,
-  baseIri: string,
-  maxSolutions: number,
-  /** The update as checkSparqlUpdate parsed it, which spares a second parse. */
-  parsed: sparqljs.Update = parseSparqlUpdate(text, baseIri),
-): UpdatePlan {
+export function planUpdate(text: string, parsed: sparqljs.Update, maxSolutions: number): UpdatePlan {
   // sparqljs turns such escapes into surrogates instead of refusing them; the text itself never runs.
   const beyond = escapeBeyondUnicode(text);
   if (beyond !== undefined)
