@@ -53,7 +53,7 @@ import {
   type RepositoryHttpClient,
   type UpstreamResponse,
 } from './repository-http-client.js';
-import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
+import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 
 const PREFER_CONTAINMENT = `return=representation; include="${LDP_PREFER_CONTAINMENT}"`;
 
@@ -153,7 +153,7 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   async runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void> {
     const target = this.client.confine(uri);
-    const text = normaliseUpdate(update, { base: target, bgpOnly: false, kind: this.kind });
+    const text = vetAdapterUpdate(update, target, false, this.kind);
     await this.patch(await this.patchTarget(target, tx), text, tx);
   }
 

@@ -47,7 +47,7 @@ import {
   type RepositoryHttpClient,
   type UpstreamResponse,
 } from './repository-http-client.js';
-import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
+import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 
 /** Client-side recursive delete of a non-empty container: at most this deep and this many resources. */
 export const MAX_DELETE_DEPTH = 16;
@@ -163,7 +163,7 @@ export class LdpAdapter implements RepositoryAdapter {
   async runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void> {
     this.noTransaction(tx);
     const target = this.client.confine(uri);
-    const text = normaliseUpdate(update, { base: target, bgpOnly: true, kind: this.kind });
+    const text = vetAdapterUpdate(update, target, true, this.kind);
     await this.patch(await this.patchTarget(target), text);
   }
 

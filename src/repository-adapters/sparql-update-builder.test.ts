@@ -4,7 +4,7 @@ import type { Update } from 'sparqljs';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, CapabilityUnsupportedError } from '../shared/errors.js';
 import { blankNode, literal, namedNode, quad } from './rdf-io.js';
-import { buildDataUpdate, normaliseUpdate } from './sparql-update-builder.js';
+import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 
 const variable = (name: string) => N3.DataFactory.variable(name);
 const S = namedNode('http://repo.example/rest/item');
@@ -97,17 +97,15 @@ describe('buildDataUpdate', () => {
   });
 });
 
-describe('normaliseUpdate', () => {
+describe('vetAdapterUpdate', () => {
   const base = 'http://repo.example/rest/item';
 
   it('resolves <> and relative IRIs to the resource and drops prefixes', () => {
-    const text = normaliseUpdate(
+    const text = vetAdapterUpdate(
       'PREFIX dc: <http://purl.org/dc/terms/>\nINSERT DATA { <> dc:title "t" . <#part> dc:title "p" }',
-      {
-        base,
-        bgpOnly: true,
-        kind: 'LDP',
-      },
+      base,
+      true,
+      'LDP',
     );
     expect(text).toBe(
       'INSERT DATA {\n  <http://repo.example/rest/item> <http://purl.org/dc/terms/title> "t".\n  <http://repo.example/rest/item#part> <http://purl.org/dc/terms/title> "p".\n}',
@@ -123,7 +121,7 @@ describe('normaliseUpdate', () => {
       'DELETE { <> <http://p> ?o } INSERT { <> <http://p> "n" } WHERE { <> <http://p> ?o }',
       'INSERT DATA { <> <http://p> "a" } ; DELETE DATA { <> <http://p> "b" }',
     ]) {
-      expect(() => normaliseUpdate(update, { base, bgpOnly: true, kind: 'LDP' })).not.toThrow();
+      expect(() => vetAdapterUpdate(update, base, true, 'LDP')).not.toThrow();
     }
   });
 
@@ -143,7 +141,7 @@ describe('normaliseUpdate', () => {
     ['SELECT * WHERE { ?s ?p ?o }'],
     ['INSERT DATA { <> <http://p> "unterminated }'],
   ])('refuses %j with a BadRequestError', (update) => {
-    expect(() => normaliseUpdate(update, { base, bgpOnly: false, kind: 'FEDORA' })).toThrow(BadRequestError);
+    expect(() => vetAdapterUpdate(update, base, false, 'FEDORA')).toThrow(BadRequestError);
   });
 
   it.each([
@@ -153,22 +151,16 @@ describe('normaliseUpdate', () => {
     ['BIND', 'INSERT { <> <http://p> ?x } WHERE { BIND("a" AS ?x) }'],
     ['property paths', 'DELETE { <> <http://p> ?o } WHERE { <> <http://p>/<http://q> ?o }'],
   ])('with basic patterns only, refuses %s as an unsupported capability', (_name, update) => {
-    expect(() => normaliseUpdate(update, { base, bgpOnly: true, kind: 'LDP' })).toThrow(
-      CapabilityUnsupportedError,
-    );
-    expect(() => normaliseUpdate(update, { base, bgpOnly: true, kind: 'LDP' })).toThrow(
+    expect(() => vetAdapterUpdate(update, base, true, 'LDP')).toThrow(CapabilityUnsupportedError);
+    expect(() => vetAdapterUpdate(update, base, true, 'LDP')).toThrow(
       /^The LDP repository does not support SPARQL Update WHERE clauses beyond basic graph patterns/,
     );
-    expect(() => normaliseUpdate(update, { base, bgpOnly: false, kind: 'FEDORA' })).not.toThrow();
+    expect(() => vetAdapterUpdate(update, base, false, 'FEDORA')).not.toThrow();
   });
 
   it('keeps a crafted literal inside a parsed update a literal', () => {
     const escaped = EVIL.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-    const text = normaliseUpdate(`INSERT DATA { <> <http://p> "${escaped}" }`, {
-      base,
-      bgpOnly: true,
-      kind: 'LDP',
-    });
+    const text = vetAdapterUpdate(`INSERT DATA { <> <http://p> "${escaped}" }`, base, true, 'LDP');
     const update = parse(text);
     expect(update.updates).toHaveLength(1);
     const triples = (update.updates[0] as unknown as { insert: { triples: { object: N3.Term }[] }[] })

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type sparqljs from 'sparqljs';
+import { repositoryPatchPolicy } from '../../linked-data/sparql/update-policies.js';
+import { SparqlUpdateRefusal } from '../../linked-data/sparql/update-refusal.js';
+import { vetSparqlUpdate } from '../../linked-data/sparql/update-vetter.js';
 import { isRdfMediaType } from '../rdf/parse.js';
 import { toStored } from '../rdf/terms.js';
 import { LDP } from '../rdf/vocab.js';
 import type { ResourceRecord } from '../store/record.js';
-import { checkSparqlUpdate } from '../rdf/sparql-update.js';
 import { RevisionConflict } from '../store/errors.js';
 import { childPath, parentOf } from '../store/paths.js';
 import type { WriteOp } from '../store/write-ops.js';
@@ -153,9 +156,8 @@ export async function patch(
     throw RepositoryError.unsupportedMediaType('PATCH accepts application/sparql-update');
   }
   const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
-  if (text.trim() === '') throw RepositoryError.badRequest('The SPARQL Update is empty');
   const iri = ctx.mapper.external(path);
-  const parsed = checkSparqlUpdate(text, iri);
+  const parsed = vetPatch(text, iri);
   await retrying(ctx, async () => {
     const current = await visible(deps, ctx, path);
     checkWritePreconditions(ctx.request.headers, rdfEtag(current));
@@ -170,6 +172,21 @@ export async function patch(
     ]);
   });
   return ctx.reply.code(204).send();
+}
+
+/**
+ * The PATCH body vetted under the repository's policy: a rule it breaks is a 400 linking the
+ * constraints, a server-managed statement a 409; blank, unparsable text or a query a plain 400.
+ */
+function vetPatch(text: string, iri: string): sparqljs.Update {
+  try {
+    return vetSparqlUpdate(text, repositoryPatchPolicy(iri));
+  } catch (error) {
+    if (!(error instanceof SparqlUpdateRefusal)) throw error;
+    if (error.reason === 'serverManaged') throw RepositoryError.conflict(error.message);
+    const unreadable = ['empty', 'syntax', 'notUpdate'].includes(error.reason);
+    throw RepositoryError.badRequest(error.message, !unreadable);
+  }
 }
 
 /** DELETE: recursive, leaves a tombstone; the root stays. */
