@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import { LruCache } from '../shared/lru-cache.js';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Tells whether anything may have been written to the database since an earlier look, so a read can
@@ -69,15 +69,15 @@ export function dataVersionOf<DB>(db: Kysely<DB>): DataVersion {
  * value is never older than its token: a write racing with the read can only make the next lookup miss.
  * Each value comes from one read, so it is as consistent as that read was.
  */
-export class VersionedCache<K, V> {
+export class VersionedCache<K extends string | number, V extends string | number | boolean | object> {
   private token: string | undefined;
-  private readonly entries: LruCache<K, V>;
+  private readonly entries: LRUCache<K, V>;
 
   constructor(
     private readonly version: DataVersion,
     capacity = 1,
   ) {
-    this.entries = new LruCache(capacity);
+    this.entries = new LRUCache({ max: capacity });
   }
 
   /** The number of values kept (for tests). */

@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
-import { LruCache } from '../shared/lru-cache.js';
+import { LRUCache } from 'lru-cache';
 
 /** Enough for every distinct query the service issues; `in (…)` lists of many lengths age out. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -15,7 +15,7 @@ export function withStatementCache(
   sqlite: SqliteDatabase.Database,
   capacity = STATEMENT_CACHE_SIZE,
 ): KyselySqliteDatabase {
-  const statements = new LruCache<string, SqliteDatabase.Statement>(capacity);
+  const statements = new LRUCache<string, SqliteDatabase.Statement>({ max: capacity });
   return {
     prepare(sql: string) {
       const cached = statements.get(sql);

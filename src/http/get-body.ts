@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { readBounded } from '../linked-data/http/bounded-body.js';
 import { BadRequestError } from '../shared/errors.js';
 
 /**
@@ -7,19 +8,15 @@ import { BadRequestError } from '../shared/errors.js';
  */
 export async function parseGetJsonBody(request: FastifyRequest, limit: number): Promise<void> {
   if (request.method !== 'GET' || request.body !== undefined) return;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > limit)
-      throw Object.assign(new Error('Request body is larger than the limit'), {
+  const body = await readBounded(request.raw, limit, {
+    // Fastify's own error for an oversized body, so the error handler answers as for any other route.
+    tooLarge: () =>
+      Object.assign(new Error('Request body is larger than the limit'), {
         code: 'FST_ERR_CTP_BODY_TOO_LARGE',
         statusCode: 413,
-      });
-    chunks.push(buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+      }),
+  });
+  const text = body.toString('utf8');
   if (text.trim() === '') return;
   try {
     request.body = JSON.parse(text) as unknown;

@@ -1,23 +1,21 @@
 import { createHash } from 'node:crypto';
 import { isUniqueViolation } from '../db/sql-errors.js';
-import { LruCache } from '../shared/lru-cache.js';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/roles.js';
 import type { RepositoryAdapter } from '../repository-adapters/repository-adapter.js';
 import { metadataPrefixesOf, toSchemaJson, type Schema } from '../schemas/schema.js';
-import {
-  businessInvalid as invalid,
-  businessMessages as msg,
-  idToDelete,
-} from '../shared/business-messages.js';
+import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
-import { checkId, ValidationCollector, type BusinessOperation } from '../shared/validation.js';
+import type { BusinessOperation, ValidationCollector } from '../shared/validation.js';
 import { toUserJson, type User } from '../users/user.js';
 import type { PasswordCipher } from './password-cipher.js';
 import { ENTITY, isRepositoryKind, type RepositoryView } from './repository-view.js';
 import { parseRepositoryView, type RepositoryViewInput } from './repository-view.rules.js';
+import type { RepositoryViewBody, VerificationBody } from './repository-view.schema.js';
 import type { PasswordColumn, RepositoryViewStore } from './repository-view.store.js';
 
-type Body = Readonly<Record<string, unknown>>;
+type Body = CheckedBody<RepositoryViewBody>;
 
 /** What this capability needs from others, passed in by app.ts. */
 export interface RepositoryViewDependencies {
@@ -41,7 +39,7 @@ export interface OpenedView {
 
 /** Use cases of interface §4.3 with DECISIONS.md §5–6: curators see and edit only their views. */
 export class RepositoryViewService {
-  private readonly adapters = new LruCache<string, RepositoryAdapter>(64);
+  private readonly adapters = new LRUCache<string, RepositoryAdapter>({ max: 64 });
 
   constructor(
     private readonly store: RepositoryViewStore,
@@ -64,14 +62,14 @@ export class RepositoryViewService {
   }
 
   async create(body: Body): Promise<RepositoryView> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
+    const collector = body.collector;
+    const id = idOf(body);
     if (id.kind === 'valid')
       collector.business(
         'CREATE',
         (await this.store.findById(id.id)) ? msg.idExists(ENTITY, id.id) : msg.idOnCreate(ENTITY),
       );
-    const input = parseRepositoryView(body, collector);
+    const input = parseRepositoryView(body, body.get('type'), body.get('name'));
     await this.checkName(body, 'CREATE', undefined, collector);
     if (input !== undefined) await this.checkReferences(input, collector);
     if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
@@ -84,12 +82,12 @@ export class RepositoryViewService {
   }
 
   async update(body: Body, caller: Principal): Promise<RepositoryView> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
+    const collector = body.collector;
+    const id = idOf(body);
     if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
     // Permission before validation: a curator learns nothing (names, ids) about views they do not curate.
     const existing = id.kind === 'valid' ? await this.findForCaller(id.id, caller) : undefined;
-    const input = parseRepositoryView(body, collector);
+    const input = parseRepositoryView(body, body.get('type'), body.get('name'));
     // Interface §7 rule 2, exactly.
     if (id.kind === 'valid' && existing === undefined)
       collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
@@ -129,8 +127,8 @@ export class RepositoryViewService {
     return updated;
   }
 
-  async delete(body: Body): Promise<void> {
-    const id = idToDelete(body, ENTITY);
+  async delete(body: CheckedBody<{ id?: number | null }>): Promise<void> {
+    const id = deleteId(body, ENTITY);
     if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
   }
 
@@ -166,18 +164,26 @@ export class RepositoryViewService {
     const key = createHash('sha256')
       .update(JSON.stringify([view.id, settings]))
       .digest('hex');
-    const adapter = this.adapters.getOrCompute(key, () => this.deps.createAdapter(settings));
+    let adapter = this.adapters.get(key);
+    if (adapter === undefined) {
+      adapter = this.deps.createAdapter(settings);
+      this.adapters.set(key, adapter);
+    }
     return { view, adapter, schemas, metadataPrefixes: [...new Set(schemas.flatMap(metadataPrefixesOf))] };
   }
 
   /** The adapter for a possibly unsaved view, for verification; a saved view's password fills a null one. */
-  async adapterForVerification(typeText: string, body: Body): Promise<RepositoryAdapter> {
+  async adapterForVerification(
+    typeText: string,
+    body: CheckedBody<VerificationBody>,
+  ): Promise<RepositoryAdapter> {
     if (!isRepositoryKind(typeText))
       throw new BadRequestError(`Unknown repository view type ${typeText}; use FEDORA or LDP`);
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    const input = parseRepositoryView({ name: 'unsaved view', ...body, type: typeText }, collector);
-    if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
+    const id = idOf(body);
+    const name = body.passed('name') ? (body.get('name') ?? 'unsaved view') : undefined;
+    const input = parseRepositoryView(body, typeText, name);
+    if (input === undefined || !body.collector.isValid)
+      throw new ValidationFailedError(body.collector.results());
     let password = input.password.kind === 'set' ? input.password.value : null;
     if (input.password.kind === 'keep' && id.kind === 'valid') {
       // The saved password is only sent to the saved view's own origin (issue 8, finding 1).
@@ -219,10 +225,11 @@ export class RepositoryViewService {
     existing: RepositoryView | undefined,
     collector: ValidationCollector,
   ): Promise<void> {
-    if (typeof body.name !== 'string' || body.name.length > 255) return;
-    const holder = await this.store.findIdByName(body.name);
+    const name = body.get('name');
+    if (name === undefined) return;
+    const holder = await this.store.findIdByName(name);
     if (holder !== undefined && holder !== existing?.id)
-      collector.business(operation, msg.valueExists(ENTITY, 'name', body.name));
+      collector.business(operation, msg.valueExists(ENTITY, 'name', name));
   }
 
   private async checkReferences(input: RepositoryViewInput, collector: ValidationCollector): Promise<void> {

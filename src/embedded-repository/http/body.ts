@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import { readBounded } from '../../linked-data/http/bounded-body.js';
 import { RepositoryError } from './errors.js';
 
 /**
@@ -24,17 +25,11 @@ function tooLarge(limit: number): RepositoryError {
 
 /** The body as UTF-8 text, at most `limit` bytes (413 beyond, from Content-Length or while reading). */
 export async function readText(request: FastifyRequest, limit: number): Promise<string> {
-  const length = Number(request.headers['content-length'] ?? '0');
-  if (length > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of bodyStream(request)) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const body = await readBounded(bodyStream(request), limit, {
+    declaredLength: request.headers['content-length'],
+    tooLarge: () => tooLarge(limit),
+  });
+  const text = body.toString('utf8');
   if (text.includes('\uFFFD')) throw RepositoryError.badRequest('The body is not valid UTF-8');
   return text;
 }

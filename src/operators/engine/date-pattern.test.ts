@@ -90,8 +90,8 @@ describe('compileDatePattern memo', () => {
     const first = compileDatePattern('yyyy-MM-dd');
     expect(compileDatePattern('yyyy-MM-dd')).toBe(first);
     expect(first(new Date('2020-03-25T10:15:30Z'), 'UTC')).toBe('2020-03-25');
-    for (let i = 0; i < compileDatePattern.cache.capacity + 10; i++) compileDatePattern(`yyyy'${i}'`);
-    expect(compileDatePattern.cache.size).toBe(compileDatePattern.cache.capacity);
+    for (let i = 0; i < compileDatePattern.cache.max + 10; i++) compileDatePattern(`yyyy'${i}'`);
+    expect(compileDatePattern.cache.size).toBe(compileDatePattern.cache.max);
   });
 
   it('does not keep a pattern that fails to compile', () => {

@@ -1,4 +1,4 @@
-import { memoize } from '../../shared/lru-cache.js';
+import { memoize } from '../../shared/memoize.js';
 import { isValidTimeZone, offsetMillis, zoneName } from './time-zone.js';
 
 export { parseDateInput } from './date-input.js';

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { memoize } from '../../shared/lru-cache.js';
+import { memoize } from '../../shared/memoize.js';
 
 /** Distinct regexes kept compiled; operators are few, this bounds what arbitrary input can fill. */
 const REGEX_CACHE_SIZE = 256;

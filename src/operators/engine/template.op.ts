@@ -1,4 +1,4 @@
-import { memoize } from '../../shared/lru-cache.js';
+import { memoize } from '../../shared/memoize.js';
 import type { ValueOperator } from '../operator.js';
 import { getValues, withValues, type MappingDocument } from './mapping-document.js';
 

@@ -17,8 +17,8 @@ describe('isValidTimeZone', () => {
   });
 
   it('remembers a bounded number of names', () => {
-    for (let i = 0; i < canonicalTimeZone.cache.capacity + 10; i++) isValidTimeZone(`Nowhere/Zone${i}`);
-    expect(canonicalTimeZone.cache.size).toBe(canonicalTimeZone.cache.capacity);
+    for (let i = 0; i < canonicalTimeZone.cache.max + 10; i++) isValidTimeZone(`Nowhere/Zone${i}`);
+    expect(canonicalTimeZone.cache.size).toBe(canonicalTimeZone.cache.max);
   });
 });
 

@@ -1,5 +1,6 @@
 import { tzOffset } from '@date-fns/tz';
-import { LruCache, memoize } from '../../shared/lru-cache.js';
+import { LRUCache } from 'lru-cache';
+import { memoize } from '../../shared/memoize.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -32,7 +33,7 @@ export function offsetMillis(timeZone: string, instantMs: number): number {
   return Math.round(tzOffset(timeZone, instant) * MINUTE);
 }
 
-const zoneNameFormats = new LruCache<string, Intl.DateTimeFormat>(ZONE_CACHE_SIZE);
+const zoneNameFormats = new LRUCache<string, Intl.DateTimeFormat>({ max: ZONE_CACHE_SIZE });
 
 /**
  * Short (`CDT`, `UTC`) or long (`Central Daylight Time`) display name of the zone at `instant`: what
@@ -40,10 +41,12 @@ const zoneNameFormats = new LruCache<string, Intl.DateTimeFormat>(ZONE_CACHE_SIZ
  */
 export function zoneName(timeZone: string, instant: Date, long: boolean): string {
   const style = long ? 'long' : 'short';
-  const format = zoneNameFormats.getOrCompute(
-    `${style} ${timeZone}`,
-    () => new Intl.DateTimeFormat('en-US', { hour: 'numeric', timeZone, timeZoneName: style }),
-  );
+  const key = `${style} ${timeZone}`;
+  let format = zoneNameFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', { hour: 'numeric', timeZone, timeZoneName: style });
+    zoneNameFormats.set(key, format);
+  }
   // "3 PM CDT": skip the hour and the AM/PM parts (Intl may separate them with non-breaking spaces).
   return format.format(instant).split(/\s/g).slice(2).join(' ');
 }
