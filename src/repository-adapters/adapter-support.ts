@@ -1,7 +1,10 @@
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
 import { linkTargets } from './link-header.js';
-import { LDP_CONTAINS, RDF_ACCEPT, parseRdf } from './rdf-io.js';
+import { mediaTypeOf } from '../linked-data/http/content-type.js';
+import { parseRdf } from '../linked-data/rdf/parse.js';
+import { RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
+import { LDP } from '../linked-data/rdf/vocab.js';
 import type { VerificationResult } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
 
@@ -64,7 +67,7 @@ export async function readRdf(
 ): Promise<Quad[]> {
   const text = await client.text(response);
   try {
-    return await parseRdf(text, response.header('content-type'), base);
+    return await parseRdf(text, mediaTypeOf(response.header('content-type')), UPSTREAM_ANSWER, base);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new UpstreamFailedError(
@@ -89,7 +92,7 @@ export function childrenOf(uri: string, quads: readonly Quad[]): string[] {
   const seen = new Set<string>();
   for (const q of quads) {
     if (
-      q.predicate.value === LDP_CONTAINS &&
+      q.predicate.value === LDP.contains &&
       sameResource(q.subject.value, uri) &&
       q.object.termType === 'NamedNode'
     ) {

@@ -22,19 +22,11 @@ import {
 import { FedoraFixity } from './fedora-fixity.js';
 import { FedoraTransactions, atomicHeaders } from './fedora-transactions.js';
 import { FedoraVersions, PREFER_NO_CONTAINMENT } from './fedora-version-facet.js';
-import {
-  FEDORA_HAS_PARENT,
-  FEDORA_REPOSITORY_ROOT,
-  LDP_BASIC_CONTAINER,
-  LDP_NON_RDF_SOURCE,
-  LDP_PREFER_CONTAINMENT,
-  RDF_ACCEPT,
-  RDF_TYPE,
-  isRdfMediaType,
-  namedNode,
-  quad,
-  writeTurtle,
-} from './rdf-io.js';
+import { mediaTypeOf } from '../linked-data/http/content-type.js';
+import { writeTurtle } from '../linked-data/rdf/serialize.js';
+import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
+import { namedNode, quad } from '../linked-data/rdf/terms.js';
+import { FEDORA, LDP, RDF_TYPE } from '../linked-data/rdf/vocab.js';
 import type {
   BinaryContent,
   ChildStatement,
@@ -55,7 +47,7 @@ import {
 } from './repository-http-client.js';
 import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 
-const PREFER_CONTAINMENT = `return=representation; include="${LDP_PREFER_CONTAINMENT}"`;
+const PREFER_CONTAINMENT = `return=representation; include="${LDP.PreferContainment}"`;
 
 /**
  * The Fedora 6/7 HTTP API (also our embedded repository): see `fedora-api.md` §1, column "6.x/7.0".
@@ -83,7 +75,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       uri: target,
       headers: { accept: DESCRIBE_ACCEPT, prefer: PREFER_CONTAINMENT, ...atomic },
     });
-    if (hasTypeLink(response, LDP_NON_RDF_SOURCE)) {
+    if (hasTypeLink(response, LDP.NonRDFSource)) {
       // A binary: its bytes are not wanted here; its description is at rel="describedby".
       abandon(response);
       const description = this.describedBy(response, target);
@@ -123,13 +115,13 @@ export class FedoraAdapter implements RepositoryAdapter {
       }
       return quad(namedNode(''), namedNode(checkedIri(s.predicate)), s.object);
     });
-    const body = quads.length === 0 ? '' : await writeTurtle(quads);
+    const body = quads.length === 0 ? '' : writeTurtle(quads);
     const response = await this.client.expectOk({
       method: 'POST',
       uri: parent,
       headers: {
         'content-type': 'text/turtle',
-        link: `<${LDP_BASIC_CONTAINER}>; rel="type"`,
+        link: `<${LDP.BasicContainer}>; rel="type"`,
         ...atomicHeaders(this.client.rootUri, tx),
       },
       body,
@@ -166,7 +158,7 @@ export class FedoraAdapter implements RepositoryAdapter {
         headers: {
           'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
           'content-disposition': attachmentDisposition(binary.filename),
-          link: `<${LDP_NON_RDF_SOURCE}>; rel="type"`,
+          link: `<${LDP.NonRDFSource}>; rel="type"`,
           ...atomicHeaders(this.client.rootUri, tx),
         },
         body: binary.content,
@@ -189,7 +181,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       uri: target,
       headers: { accept: '*/*', ...atomicHeaders(this.client.rootUri, tx) },
     });
-    if (!hasTypeLink(response, LDP_NON_RDF_SOURCE)) {
+    if (!hasTypeLink(response, LDP.NonRDFSource)) {
       abandon(response);
       throw new BadRequestError(`${target} is not a binary`);
     }
@@ -231,7 +223,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       if (response.status < 200 || response.status >= 300) {
         return { ok: false, message: `Content check failed: ${(await this.client.fail(response)).message}` };
       }
-      if (!isRdfMediaType(response.header('content-type'))) {
+      if (!isRdfMediaType(mediaTypeOf(response.header('content-type')), UPSTREAM_ANSWER)) {
         await discard(response);
         return { ok: false, message: `${root} is not a Fedora repository root: it does not answer RDF` };
       }
@@ -240,7 +232,7 @@ export class FedoraAdapter implements RepositoryAdapter {
         (q) =>
           sameResource(q.subject.value, root) &&
           q.predicate.value === RDF_TYPE &&
-          q.object.value === FEDORA_REPOSITORY_ROOT,
+          q.object.value === FEDORA.RepositoryRoot,
       );
       if (isRoot) return { ok: true };
       return {
@@ -270,7 +262,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       headers: { accept: DESCRIBE_ACCEPT, ...atomicHeaders(this.client.rootUri, tx) },
     });
     await discard(response);
-    const description = hasTypeLink(response, LDP_NON_RDF_SOURCE) ? this.describedBy(response, target) : null;
+    const description = hasTypeLink(response, LDP.NonRDFSource) ? this.describedBy(response, target) : null;
     this.patchTargets.set(target, description);
     return description ?? target;
   }
@@ -281,7 +273,7 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   private parentOf(target: string, quads: readonly Quad[]): string | undefined {
     const stated = quads.find(
-      (q) => q.predicate.value === FEDORA_HAS_PARENT && sameResource(q.subject.value, target),
+      (q) => q.predicate.value === FEDORA.hasParent && sameResource(q.subject.value, target),
     );
     if (stated?.object.termType === 'NamedNode') return stated.object.value;
     return derivedParent(this.client.rootUri, target, false);

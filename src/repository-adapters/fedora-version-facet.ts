@@ -10,7 +10,6 @@ import {
 } from './adapter-support.js';
 import {
   encodeLabel,
-  isServerManaged,
   splitMemento,
   stampToIso,
   timemapOf,
@@ -18,20 +17,16 @@ import {
   versionsFromRdf,
 } from './fedora-versions.js';
 import { parseLinkHeader } from './link-header.js';
-import {
-  LDP_NON_RDF_SOURCE,
-  LDP_PREFER_CONTAINMENT,
-  RDF_ACCEPT,
-  isRdfMediaType,
-  mediaTypeOf,
-  namedNode,
-  quad,
-  writeTurtle,
-} from './rdf-io.js';
+import { mediaTypeOf } from '../linked-data/http/content-type.js';
+import { isServerManaged } from '../linked-data/rdf/server-managed.js';
+import { writeTurtle } from '../linked-data/rdf/serialize.js';
+import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
+import { namedNode, quad } from '../linked-data/rdf/terms.js';
+import { LDP } from '../linked-data/rdf/vocab.js';
 import type { VersionFacet, VersionInfo } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient } from './repository-http-client.js';
 
-export const PREFER_NO_CONTAINMENT = `return=representation; omit="${LDP_PREFER_CONTAINMENT}"`;
+export const PREFER_NO_CONTAINMENT = `return=representation; omit="${LDP.PreferContainment}"`;
 const PREFER_LENIENT = 'handling=lenient; received="minimal"';
 
 /** The version facet of the Fedora adapter: mementos under `<uri>/fcr:versions`. */
@@ -81,7 +76,10 @@ export class FedoraVersions implements VersionFacet {
       uri: memento,
       headers: { accept: DESCRIBE_ACCEPT, prefer: PREFER_NO_CONTAINMENT },
     });
-    if (hasTypeLink(response, LDP_NON_RDF_SOURCE) || !isRdfMediaType(response.header('content-type'))) {
+    if (
+      hasTypeLink(response, LDP.NonRDFSource) ||
+      !isRdfMediaType(mediaTypeOf(response.header('content-type')), UPSTREAM_ANSWER)
+    ) {
       // A binary's memento: its bytes are written back, streamed.
       const disposition = response.header('content-disposition');
       const filename = dispositionFilename(disposition);
@@ -98,13 +96,13 @@ export class FedoraVersions implements VersionFacet {
       return target;
     }
     const quads = (await readRdf(this.client, response))
-      .filter((q) => !isServerManaged(q))
+      .filter((q) => !isServerManaged(q.predicate.value, q.object))
       .map((q) => rebase(q, memento, target));
     const written = await this.client.expectOk({
       method: 'PUT',
       uri: target,
       headers: { 'content-type': 'text/turtle', prefer: PREFER_LENIENT },
-      body: await writeTurtle(quads),
+      body: writeTurtle(quads),
     });
     await discard(written);
     return target;

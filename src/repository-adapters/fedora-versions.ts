@@ -2,15 +2,7 @@ import type { Quad } from '@rdfjs/types';
 import { BadRequestError } from '../shared/errors.js';
 import { httpDateToMs, sameResource } from './adapter-support.js';
 import type { LinkValue } from './link-header.js';
-import {
-  EBUCORE_FILENAME,
-  EBUCORE_MIME_TYPE,
-  FEDORA_HAS_VERSION_LABEL,
-  LDP_CONTAINS,
-  MEMENTO_DATETIME,
-  NS,
-  RDF_TYPE,
-} from './rdf-io.js';
+import { FEDORA, LDP, MEMENTO } from '../linked-data/rdf/vocab.js';
 import type { VersionInfo } from './repository-adapter.js';
 
 /**
@@ -67,20 +59,20 @@ export function versionsFromRdf(timemap: string, quads: readonly Quad[]): Versio
   const mementos = new Set<string>();
   for (const q of quads) {
     if (
-      q.predicate.value === LDP_CONTAINS &&
+      q.predicate.value === LDP.contains &&
       sameResource(q.subject.value, timemap) &&
       q.object.termType === 'NamedNode'
     ) {
       mementos.add(q.object.value);
     }
-    if (q.predicate.value === MEMENTO_DATETIME && q.subject.termType === 'NamedNode')
+    if (q.predicate.value === MEMENTO.mementoDatetime && q.subject.termType === 'NamedNode')
       mementos.add(q.subject.value);
   }
   const versions: VersionInfo[] = [];
   for (const uri of mementos) {
     const about = quads.filter((q) => q.subject.value === uri);
-    const label = about.find((q) => q.predicate.value === FEDORA_HAS_VERSION_LABEL)?.object.value;
-    const datetime = about.find((q) => q.predicate.value === MEMENTO_DATETIME)?.object.value;
+    const label = about.find((q) => q.predicate.value === FEDORA.hasVersionLabel)?.object.value;
+    const datetime = about.find((q) => q.predicate.value === MEMENTO.mementoDatetime)?.object.value;
     const segment = lastSegment(uri);
     const time = isoOf(datetime) ?? stampToIso(segment) ?? '';
     versions.push({ name: label === undefined || label === '' ? segment : decodeLabel(label), time, uri });
@@ -107,34 +99,4 @@ function isoOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
-
-const RESERVED_TYPE_NAMESPACES = [NS.ldp, NS.fedora, NS.fcrepo, NS.memento];
-const MANAGED_NAMESPACES = [NS.fedora, NS.fcrepo, NS.memento];
-const MANAGED_PREDICATES = new Set<string>([
-  LDP_CONTAINS,
-  `${NS.ldp}member`,
-  `${NS.ldp}membershipResource`,
-  `${NS.ldp}hasMemberRelation`,
-  `${NS.ldp}isMemberOfRelation`,
-  `${NS.ldp}insertedContentRelation`,
-  `${NS.premis}hasMessageDigest`,
-  `${NS.premis}hasFixity`,
-  `${NS.premis}hasSize`,
-  EBUCORE_FILENAME,
-  EBUCORE_MIME_TYPE,
-  `${NS.iana}describedby`,
-  `${NS.iana}describes`,
-]);
-
-/** Whether Fedora manages this statement itself (it refuses, or with lenient handling drops, writes of it). */
-export function isServerManaged(q: Quad): boolean {
-  const predicate = q.predicate.value;
-  if (predicate === RDF_TYPE) {
-    return (
-      q.object.termType === 'NamedNode' &&
-      RESERVED_TYPE_NAMESPACES.some((ns) => q.object.value.startsWith(ns))
-    );
-  }
-  return MANAGED_PREDICATES.has(predicate) || MANAGED_NAMESPACES.some((ns) => predicate.startsWith(ns));
 }

@@ -20,18 +20,10 @@ import {
   readRdf,
   sameResource,
 } from './adapter-support.js';
-import {
-  EBUCORE_FILENAME,
-  LDP_BASIC_CONTAINER,
-  LDP_CONTAINER,
-  LDP_CONTAINS,
-  RDF_ACCEPT,
-  RDF_TYPE,
-  isRdfMediaType,
-  literal,
-  namedNode,
-  quad,
-} from './rdf-io.js';
+import { mediaTypeOf } from '../linked-data/http/content-type.js';
+import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
+import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
+import { EBUCORE, LDP, RDF_TYPE } from '../linked-data/rdf/vocab.js';
 import type {
   BinaryContent,
   ChildStatement,
@@ -105,7 +97,7 @@ export class LdpAdapter implements RepositoryAdapter {
     // Servers such as CSS add each child's own metadata to a container's representation; those
     // statements describe the children, not this resource.
     const childSet = new Set(children);
-    const quads = all.filter((q) => !(childSet.has(q.subject.value) && q.predicate.value !== LDP_CONTAINS));
+    const quads = all.filter((q) => !(childSet.has(q.subject.value) && q.predicate.value !== LDP.contains));
     return {
       uri: target,
       isBinary: false,
@@ -128,7 +120,7 @@ export class LdpAdapter implements RepositoryAdapter {
       uri: parent,
       headers: {
         'content-type': 'text/turtle',
-        link: `<${LDP_BASIC_CONTAINER}>; rel="type"`,
+        link: `<${LDP.BasicContainer}>; rel="type"`,
         slug: randomUUID(),
       },
       body: '',
@@ -200,7 +192,7 @@ export class LdpAdapter implements RepositoryAdapter {
           target,
           buildDataUpdate(
             [],
-            [quad(namedNode(created), namedNode(EBUCORE_FILENAME), literal(binary.filename))],
+            [quad(namedNode(created), namedNode(EBUCORE.filename), literal(binary.filename))],
           ),
         );
       }
@@ -228,7 +220,7 @@ export class LdpAdapter implements RepositoryAdapter {
         });
         const quads = await readRdf(this.client, described);
         filename = quads.find(
-          (q) => q.predicate.value === EBUCORE_FILENAME && sameResource(q.subject.value, target),
+          (q) => q.predicate.value === EBUCORE.filename && sameResource(q.subject.value, target),
         )?.object.value;
       } catch (error) {
         abandon(response);
@@ -264,17 +256,17 @@ export class LdpAdapter implements RepositoryAdapter {
       if (response.status < 200 || response.status >= 300) {
         return { ok: false, message: `Content check failed: ${(await this.client.fail(response)).message}` };
       }
-      if (hasTypeLink(response, LDP_CONTAINER) || hasTypeLink(response, LDP_BASIC_CONTAINER)) {
+      if (hasTypeLink(response, LDP.Container) || hasTypeLink(response, LDP.BasicContainer)) {
         await discard(response);
         return { ok: true };
       }
-      if (isRdfMediaType(response.header('content-type'))) {
+      if (isRdfMediaType(mediaTypeOf(response.header('content-type')), UPSTREAM_ANSWER)) {
         const quads = await readRdf(this.client, response);
         const typed = quads.some(
           (q) =>
             sameResource(q.subject.value, root) &&
             q.predicate.value === RDF_TYPE &&
-            (q.object.value === LDP_CONTAINER || q.object.value === LDP_BASIC_CONTAINER),
+            (q.object.value === LDP.Container || q.object.value === LDP.BasicContainer),
         );
         if (typed) return { ok: true };
       } else {
@@ -376,6 +368,8 @@ export class LdpAdapter implements RepositoryAdapter {
 
 /** Container (Link type), binary (not RDF), or plain RDF document. */
 function shapeOf(response: UpstreamResponse): ResourceShape {
-  if (hasTypeLink(response, LDP_CONTAINER) || hasTypeLink(response, LDP_BASIC_CONTAINER)) return 'container';
-  return isRdfMediaType(response.header('content-type')) ? 'document' : 'binary';
+  if (hasTypeLink(response, LDP.Container) || hasTypeLink(response, LDP.BasicContainer)) return 'container';
+  return isRdfMediaType(mediaTypeOf(response.header('content-type')), UPSTREAM_ANSWER)
+    ? 'document'
+    : 'binary';
 }

@@ -3,7 +3,7 @@ import sparqljs from 'sparqljs';
 import type { Update } from 'sparqljs';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, CapabilityUnsupportedError } from '../shared/errors.js';
-import { blankNode, literal, namedNode, quad } from './rdf-io.js';
+import { blankNode, literal, namedNode, quad } from '../linked-data/rdf/terms.js';
 import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 
 const variable = (name: string) => N3.DataFactory.variable(name);

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Quad } from '@rdfjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapter } from '../../src/repository-adapters/create-adapter.js';
-import { literal, namedNode, quad } from '../../src/repository-adapters/rdf-io.js';
+import { literal, namedNode, quad } from '../../src/linked-data/rdf/terms.js';
 import type {
   RepositoryAdapter,
   RepositoryKind,

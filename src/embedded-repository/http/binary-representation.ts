@@ -6,7 +6,7 @@ import { allowOf, header, sub, type Ctx, type RepositoryDeps } from './context.j
 import { RepositoryError } from './errors.js';
 import { contentDisposition, etagMatches, httpDate, parseRange } from './headers.js';
 import { binaryEtag, link, mementoLinks, typeLinks } from './render.js';
-import { MEMENTO } from '../rdf/vocab.js';
+import { MEMENTO } from '../../linked-data/rdf/vocab.js';
 
 // A binary's answer (a resource or a memento): digests, conditional and range requests, disposition.
 

@@ -3,9 +3,9 @@ import type sparqljs from 'sparqljs';
 import { repositoryPatchPolicy } from '../../linked-data/sparql/update-policies.js';
 import { SparqlUpdateRefusal } from '../../linked-data/sparql/update-refusal.js';
 import { vetSparqlUpdate } from '../../linked-data/sparql/update-vetter.js';
-import { isRdfMediaType } from '../rdf/parse.js';
-import { toStored } from '../rdf/terms.js';
-import { LDP } from '../rdf/vocab.js';
+import { isRdfMediaType, REPOSITORY_BODY } from '../../linked-data/rdf/media-types.js';
+import { toStored } from '../../linked-data/rdf/serialize.js';
+import { LDP } from '../../linked-data/rdf/vocab.js';
 import type { ResourceRecord } from '../store/record.js';
 import { RevisionConflict } from '../store/errors.js';
 import { childPath, parentOf } from '../store/paths.js';
@@ -97,7 +97,11 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
     if ((existing.kind === 'container' && wantsBinary) || (existing.kind === 'binary' && wantsContainer)) {
       throw RepositoryError.conflict('The interaction model of a resource cannot be changed');
     }
-    if (existing.kind === 'container' && hasBody(ctx.request) && !isRdfMediaType(mediaType)) {
+    if (
+      existing.kind === 'container' &&
+      hasBody(ctx.request) &&
+      !isRdfMediaType(mediaType, REPOSITORY_BODY)
+    ) {
       throw RepositoryError.conflict(
         'A container is replaced with RDF; its interaction model cannot change to a binary',
       );

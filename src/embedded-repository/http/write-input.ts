@@ -1,12 +1,15 @@
 import type { Quad } from 'n3';
 import { parseDigestHeader } from '../binaries/digests.js';
-import { isRdfMediaType, parseRdf } from '../rdf/parse.js';
-import { namedNode, quad } from '../rdf/terms.js';
-import { FEDORA, LDP, NS, isServerManaged } from '../rdf/vocab.js';
+import { isRdfMediaType, REPOSITORY_BODY } from '../../linked-data/rdf/media-types.js';
+import { parseRdf } from '../../linked-data/rdf/parse.js';
+import { isServerManaged } from '../../linked-data/rdf/server-managed.js';
+import { namedNode, quad } from '../../linked-data/rdf/terms.js';
+import { FEDORA, LDP, NS } from '../../linked-data/rdf/vocab.js';
 import type { BinaryInfo, ResourceKind, ResourceRecord } from '../store/record.js';
 import { bodyStream, hasBody, readText } from './body.js';
 import { hasControlCharacter, header, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
+import { answerToRdfError } from './store-errors.js';
 import { dispositionFilename, mediaTypeOf, parsePrefer, type LinkValue } from './headers.js';
 import { canonicalSegment } from './paths.js';
 import { containmentQuads, serverManagedQuads } from './render.js';
@@ -38,7 +41,7 @@ export function interactionModel(
     }
   }
   if (kind !== undefined) return kind;
-  if (isRdfMediaType(mediaType)) return 'container';
+  if (isRdfMediaType(mediaType, REPOSITORY_BODY)) return 'container';
   if (mediaType === 'application/sparql-update') {
     throw RepositoryError.unsupportedMediaType('SPARQL Update creates nothing; PATCH an existing resource');
   }
@@ -90,13 +93,17 @@ export function acceptUserTriples(
 export async function parseBody(deps: RepositoryDeps, ctx: Ctx, iri: string): Promise<Quad[]> {
   const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
   if (!hasBody(ctx.request)) return [];
-  if (!isRdfMediaType(mediaType)) {
+  if (!isRdfMediaType(mediaType, REPOSITORY_BODY)) {
     throw RepositoryError.unsupportedMediaType(
       `Send RDF as text/turtle, application/n-triples, application/ld+json or application/rdf+xml`,
     );
   }
   const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
-  return parseRdf(text, mediaType, iri);
+  try {
+    return await parseRdf(text, mediaType, REPOSITORY_BODY, iri);
+  } catch (error) {
+    throw answerToRdfError(error, mediaType);
+  }
 }
 
 /** Prefer: handling=lenient drops server-managed triples instead of refusing them. */
