@@ -1,5 +1,6 @@
 import type { Quad, Term } from '@rdfjs/types';
-import { DataFactory } from 'n3';
+import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
+import { RDF_LANG_STRING, XSD } from '../linked-data/rdf/vocab.js';
 import { BadRequestError } from '../shared/errors.js';
 import {
   beyondUnicodeProblem,
@@ -7,12 +8,6 @@ import {
   LONE_SURROGATE_PROBLEM,
   MAX_CODE_POINT,
 } from '../shared/unicode.js';
-
-const namedNode = DataFactory.namedNode.bind(DataFactory);
-const literal = DataFactory.literal.bind(DataFactory);
-const quad = DataFactory.quad.bind(DataFactory);
-const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
-const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
 /** A triple on the wire (interface §2 Triple, DECISIONS.md §7). */
 export interface WireTriple {
@@ -33,7 +28,7 @@ export function termText(term: Term): string {
   const body = `"${term.value.replace(/["\\\n\r\t]/g, (c) => ESCAPES[c] ?? c)}"`;
   if (term.language !== '') return `${body}@${term.language}`;
   const datatype = term.datatype.value;
-  return datatype === XSD_STRING || datatype === RDF_LANG_STRING ? body : `${body}^^<${datatype}>`;
+  return datatype === XSD.string || datatype === RDF_LANG_STRING ? body : `${body}^^<${datatype}>`;
 }
 
 const IRI = /^[a-z][a-z0-9+.-]*:[^\s<>"{}|\\^`]*$/i;

@@ -22,6 +22,7 @@ export const NS = {
 } as const;
 
 export const RDF_TYPE = `${NS.rdf}type`;
+export const RDF_LANG_STRING = `${NS.rdf}langString`;
 
 export const RDFS = {
   label: `${NS.rdfs}label`,
