@@ -5,6 +5,8 @@ import { ConfigError, loadConfig } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
 import { ValidationFailedError } from './shared/errors.js';
+import { checkBody } from './shared/body-check.js';
+import { NewUserBody } from './users/user.schema.js';
 import { UserService } from './users/user.service.js';
 import { UserStore } from './users/user.store.js';
 
@@ -74,14 +76,16 @@ async function run(argv: string[]): Promise<number> {
       out(USAGE);
       return 2;
     }
-    const user = await users.create({
-      username: values.username,
-      role: normalizeRole(values.role),
-      password: await readPassword(),
-      firstName: values['first-name'],
-      lastName: values['last-name'],
-      email: values.email,
-    });
+    const user = await users.create(
+      checkBody(NewUserBody, {
+        username: values.username,
+        role: normalizeRole(values.role),
+        password: await readPassword(),
+        firstName: values['first-name'],
+        lastName: values['last-name'],
+        email: values.email,
+      }),
+    );
     out(`Created user ${user.username} (id ${user.id}, ${user.role})`);
     return 0;
   } finally {

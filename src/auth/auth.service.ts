@@ -2,7 +2,7 @@ import type { Principal } from './roles.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { checkString, ValidationCollector } from '../shared/validation.js';
 import { decoyHash, PasswordHashingBusyError, verifyPassword } from '../users/password.js';
-import { normalizeUsername } from '../users/user.rules.js';
+import { normalizeUsername } from '../users/user.js';
 import type { UserStore } from '../users/user.store.js';
 import { describeWait, lockoutWait, type LockoutSettings } from './lockout.js';
 import type { LoginAttemptStore, SessionStore } from './session.store.js';

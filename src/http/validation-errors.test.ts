@@ -123,3 +123,20 @@ describe('Fastify validation of a schema-first body', () => {
     expect(response.body).toBe('unchecked');
   });
 });
+
+describe('nested failures', () => {
+  const WithList = Type.Object({
+    items: Type.Optional(
+      Type.Array(Type.Object({ id: OptionalId }), { maxItems: 2, ...messages({ type: 'Items are {id}s' }) }),
+    ),
+  });
+
+  it('reports any failure inside a list as the property`s `type`', () => {
+    for (const items of [[{ id: 'x' }], [3], 'list', [{}, {}, {}]]) {
+      expect(checkBody(WithList, { items }).collector.results().messages).toEqual({
+        items: { type: 'Items are {id}s' },
+      });
+    }
+    expect(checkBody(WithList, { items: [{ id: 1 }, {}] }).collector.isValid).toBe(true);
+  });
+});

@@ -13,9 +13,20 @@ type Body = Readonly<Record<string, unknown>>;
  * service adds its business failures so that all of them are reported together (DECISIONS.md §3).
  */
 export class CheckedBody<T extends object> {
-  readonly collector = new ValidationCollector();
+  constructor(
+    private readonly raw: Body,
+    readonly collector = new ValidationCollector(),
+  ) {}
 
-  constructor(private readonly raw: Body) {}
+  /**
+   * Checks the same body against a further schema, e.g. the properties a discriminator selects,
+   * collecting its failures with the others.
+   */
+  and<S extends TObject>(schema: S): CheckedBody<T & Static<S>> {
+    const check = compiledCheck(schema);
+    const errors = check.Check(this.raw) ? [] : [...check.Errors(this.raw)];
+    return checkedFromErrors(schema, this.raw, errors, this.collector) as CheckedBody<T & Static<S>>;
+  }
 
   /** Whether the property passed its schema (and no later check of the service failed it). */
   passed(property: keyof T & string): boolean {
@@ -82,11 +93,12 @@ export function checkedFromErrors<S extends TObject>(
   schema: S,
   body: unknown,
   errors: readonly ValueError[],
+  collector = new ValidationCollector(),
 ): CheckedBody<Static<S>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new BadRequestError('The request body must be a JSON object');
   }
-  const checked = new CheckedBody<Static<S>>(body as Body);
+  const checked = new CheckedBody<Static<S>>(body as Body, collector);
   const byProperty = new Map<string, ValueError[]>();
   for (const error of errors) {
     const property = propertyOf(error.path);
@@ -104,7 +116,9 @@ export function checkedFromErrors<S extends TObject>(
       continue;
     }
     for (const failure of failures) {
-      for (const key of keysOf(failure)) {
+      // Inside a list or an object the property as a whole is of the wrong kind, whatever failed within.
+      const nested = failure.path.split('/').length > 2;
+      for (const key of nested ? (['type'] as const) : keysOf(failure)) {
         checked.collector.add(property, key, messageFor(text, key, failure.message));
       }
     }

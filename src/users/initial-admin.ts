@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { generatePassword, hashPassword } from './password.js';
-import { normalizeUsername } from './user.rules.js';
+import { normalizeUsername } from './user.js';
 import type { UserStore } from './user.store.js';
 
 /**

@@ -5,15 +5,12 @@ import { emptySuccess, success } from '../http/envelope.js';
 import { parseGetJsonBody } from '../http/get-body.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { UnauthenticatedError } from '../shared/errors.js';
-import { requireObjectBody } from '../shared/request-body.js';
+import { checkedBody } from '../http/validation-errors.js';
+import { checkBody } from '../shared/body-check.js';
+import { IdBody } from '../shared/body-schema.js';
 import { toUserJson } from './user.js';
-import {
-  authTokenSchema,
-  credentialsSchema,
-  newUserSchema,
-  passwordChangeSchema,
-  userSchema,
-} from './user.api.js';
+import { authTokenSchema, credentialsSchema, userSchema } from './user.api.js';
+import { NewUserBody, PasswordChangeBody, UserUpdateBody } from './user.schema.js';
 import type { UserService } from './user.service.js';
 
 const tags = ['users'];
@@ -53,8 +50,8 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
     );
     app.post(
       '/user/create',
-      { schema: { tags, summary: 'Create a user (ADMIN)', body: newUserSchema, response: { 200: one } } },
-      async (request) => success('User', toUserJson(await users.create(requireObjectBody(request.body)))),
+      { schema: { tags, summary: 'Create a user (ADMIN)', body: NewUserBody, response: { 200: one } } },
+      async (request) => success('User', toUserJson(await users.create(checkedBody(request, NewUserBody)))),
     );
     app.post(
       '/user/update',
@@ -62,18 +59,21 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
         schema: {
           tags,
           summary: 'Update a user: ADMIN any user; others only their own names and e-mail',
-          body: userSchema,
+          body: UserUpdateBody,
           response: { 200: one },
         },
       },
       async (request) =>
         success(
           'User',
-          toUserJson(await users.update(requireObjectBody(request.body), principalOf(request))),
+          toUserJson(await users.update(checkedBody(request, UserUpdateBody), principalOf(request))),
         ),
     );
     const remove = async (request: FastifyRequest) => {
-      await users.delete(requireObjectBody(request.body), principalOf(request));
+      // Fastify validates the POST body; a GET body is parsed by its preValidation hook, after which the
+      // same schema checks it here.
+      const body = request.method === 'GET' ? checkBody(IdBody, request.body) : checkedBody(request, IdBody);
+      await users.delete(body, principalOf(request));
       return emptySuccess();
     };
     const getDeleteSchema = {
@@ -81,7 +81,7 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
       summary: 'Delete a user by id (ADMIN)',
       response: { 200: envelopeSchema() },
     };
-    const deleteSchema = { ...getDeleteSchema, body: userSchema };
+    const deleteSchema = { ...getDeleteSchema, body: IdBody };
     app.post('/user/delete', { schema: deleteSchema }, remove);
     // The interface's sample sends GET with a JSON body; Fastify leaves GET bodies unparsed.
     app.get(
@@ -98,13 +98,13 @@ export function userRoutes(users: UserService, auth: AuthService, bodyLimit: num
         schema: {
           tags,
           summary: 'Change your own password; every session ends and a new token is returned',
-          body: passwordChangeSchema,
+          body: PasswordChangeBody,
           response: { 200: envelopeSchema(payloadOf('AuthToken', authTokenSchema)) },
         },
       },
       async (request) => {
         const principal = principalOf(request);
-        await users.changePassword(requireObjectBody(request.body), principal);
+        await users.changePassword(checkedBody(request, PasswordChangeBody), principal);
         return success(
           'AuthToken',
           await auth.issue(principal.userId),

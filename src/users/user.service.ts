@@ -1,19 +1,21 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
 import type { Principal } from '../auth/roles.js';
-import {
-  businessInvalid as invalid,
-  businessMessages as msg,
-  idToDelete,
-} from '../shared/business-messages.js';
+import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
-import { checkId, checkString, ValidationCollector } from '../shared/validation.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { ENTITY, type User } from './user.js';
-import { parseProfile, parseRole, parseUsername, PASSWORD_RULE } from './user.rules.js';
+import { ENTITY, normalizeUsername, type User } from './user.js';
+import type { NewUserBody, PasswordChangeBody, UserUpdateBody } from './user.schema.js';
 import type { UserStore } from './user.store.js';
 
-type Body = Readonly<Record<string, unknown>>;
+interface Profile {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+type ProfileBody = { [K in keyof Profile]?: string | null };
 
 const LAST_ADMIN_DEMOTED = 'The last administrator cannot be demoted';
 
@@ -32,26 +34,19 @@ export class UserService {
     return this.store.findById(id);
   }
 
-  async create(body: Body): Promise<User> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    if (id.kind === 'valid') collector.business('CREATE', msg.idOnCreate(ENTITY));
-    const username = parseUsername(body, collector);
-    const password = checkString(body, PASSWORD_RULE, collector);
-    const role = parseRole(body, collector);
-    const profile = parseProfile(body, collector);
+  async create(body: CheckedBody<NewUserBody>): Promise<User> {
+    const collector = body.collector;
+    if (idOf(body).kind === 'valid') collector.business('CREATE', msg.idOnCreate(ENTITY));
+    const username = optionalUsername(body.get('username'));
     if (username !== undefined && (await this.store.findByUsername(username)) !== undefined) {
       collector.business('CREATE', msg.valueExists(ENTITY, 'username', username));
     }
-    if (
-      username === undefined ||
-      password === undefined ||
-      role === undefined ||
-      profile === undefined ||
-      !collector.isValid
-    ) {
+    const value = body.value;
+    const profile = profileOf(body);
+    if (value === undefined || profile === undefined || username === undefined || !collector.isValid) {
       throw new ValidationFailedError(collector.results());
     }
+    const { password, role } = value;
     try {
       return await this.store.insert({
         username,
@@ -69,11 +64,11 @@ export class UserService {
    * An ADMIN may change anyone's username, role, names and e-mail, but never demote the last admin.
    * Anyone else may change only their own names and e-mail: a role or username change is refused.
    */
-  async update(body: Body, caller: Principal): Promise<User> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
+  async update(body: CheckedBody<UserUpdateBody>, caller: Principal): Promise<User> {
+    const collector = body.collector;
+    const id = idOf(body);
     if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
-    const profile = parseProfile(body, collector);
+    const profile = profileOf(body);
     const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
     if (id.kind === 'valid' && existing === undefined)
       collector.business('UPDATE', msg.doesNotExist(ENTITY, id.id));
@@ -81,11 +76,11 @@ export class UserService {
     if (existing !== undefined && !isAdmin && existing.id !== caller.userId) {
       collector.business('UPDATE', 'Only an administrator may update another user');
     }
-    const role = body.role === undefined || body.role === null ? existing?.role : parseRole(body, collector);
-    const username =
-      body.username === undefined || body.username === null
-        ? existing?.username
-        : parseUsername(body, collector);
+    // Null or missing keeps the stored value; a failed one is already reported.
+    const role = body.passed('role') ? (body.get('role') ?? existing?.role) : undefined;
+    const username = body.passed('username')
+      ? (optionalUsername(body.get('username')) ?? existing?.username)
+      : undefined;
     if (existing !== undefined && role !== undefined && username !== undefined) {
       if (!isAdmin && role !== existing.role)
         collector.business('UPDATE', 'Users cannot change their own role');
@@ -128,8 +123,8 @@ export class UserService {
   }
 
   /** Nobody deletes themselves, nor the last admin; the user's sessions end with them. */
-  async delete(body: Body, caller: Principal): Promise<void> {
-    const id = idToDelete(body, ENTITY);
+  async delete(body: CheckedBody<{ id?: number | null }>, caller: Principal): Promise<void> {
+    const id = deleteId(body, ENTITY);
     const existing = await this.store.findById(id);
     if (existing === undefined) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
     if (existing.id === caller.userId) throw invalid('DELETE', 'Users cannot delete themselves');
@@ -139,31 +134,10 @@ export class UserService {
   }
 
   /** Checks the current password, stores the new one and ends every session of the user. */
-  async changePassword(body: Body, caller: Principal): Promise<void> {
-    const collector = new ValidationCollector();
-    const current = checkString(
-      body,
-      {
-        property: 'currentPassword',
-        maxLength: 200,
-        messages: {
-          required: 'The current password is required',
-          maxlength: 'A password must be no more than 200 characters',
-          type: 'A password must be a string',
-        },
-      },
-      collector,
-    );
-    const next = checkString(
-      body,
-      {
-        ...PASSWORD_RULE,
-        property: 'newPassword',
-        messages: { ...PASSWORD_RULE.messages, required: 'A new password is required' },
-      },
-      collector,
-    );
-    if (current === undefined || next === undefined) throw new ValidationFailedError(collector.results());
+  async changePassword(body: CheckedBody<PasswordChangeBody>, caller: Principal): Promise<void> {
+    const value = body.value;
+    if (value === undefined) throw new ValidationFailedError(body.collector.results());
+    const { currentPassword: current, newPassword: next } = value;
     const found = await this.store.findCredentials(caller.username);
     if (found === undefined || !(await verifyPassword(current, found.passwordHash))) {
       throw invalid('UPDATE', 'The current password is wrong');
@@ -171,4 +145,18 @@ export class UserService {
     await this.store.setPasswordHash(found.user.id, await hashPassword(next));
     await this.revokeSessions(found.user.id);
   }
+}
+
+function optionalUsername(username: string | null | undefined): string | undefined {
+  return username === undefined || username === null ? undefined : normalizeUsername(username);
+}
+
+/** firstName, lastName and email when all three passed; null or missing is stored as "". */
+function profileOf(body: CheckedBody<ProfileBody>): Profile | undefined {
+  if (!body.passed('firstName') || !body.passed('lastName') || !body.passed('email')) return undefined;
+  return {
+    firstName: body.get('firstName') ?? '',
+    lastName: body.get('lastName') ?? '',
+    email: body.get('email') ?? '',
+  };
 }

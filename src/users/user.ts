@@ -15,6 +15,11 @@ export const ENTITY = 'User';
 /** Roles a user can hold; ROLE_ANONYMOUS is what a request without credentials has. */
 export const ASSIGNABLE_ROLES: readonly Role[] = ['ROLE_ADMIN', 'ROLE_CURATOR', 'ROLE_USER'];
 
+/** Usernames are compared case-insensitively; they are stored lower-case. */
+export function normalizeUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
 /** The JSON shape, in the interface's field order. */
 export function toUserJson(user: User): Record<string, unknown> {
   return {
