@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
-import { linkTargets } from './link-header.js';
+import { linkTargets } from '../linked-data/http/link.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { parseRdf } from '../linked-data/rdf/parse.js';
 import { RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
@@ -147,38 +147,6 @@ export function httpDateToMs(value: string | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/**
- * `Content-Disposition: attachment; filename="…"` per RFC 6266: an ASCII fallback, plus `filename*`
- * (RFC 5987, UTF-8) when the name has other characters, quotes or backslashes.
- */
-export function attachmentDisposition(filename: string): string {
-  const cleaned = filename.replace(/\p{Cc}/gu, '');
-  const ascii = cleaned.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  if (ascii === cleaned) return `attachment; filename="${ascii}"`;
-  const extended = encodeURIComponent(cleaned).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${extended}`;
-}
-
-/** The filename of a Content-Disposition header (`filename*` preferred). */
-export function dispositionFilename(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const extended = /filename\*\s*=\s*([A-Za-z0-9-]+)'[^']*'([^;\s]+)/i.exec(header);
-  if (extended?.[2] !== undefined) {
-    try {
-      return decodeURIComponent(extended[2]);
-    } catch {
-      // fall through to the plain parameter
-    }
-  }
-  const quoted = /(?:^|;)\s*filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header);
-  if (quoted?.[1] !== undefined) return quoted[1].replace(/\\(.)/g, '$1');
-  const bare = /(?:^|;)\s*filename\s*=\s*([^;\s]+)/i.exec(header);
-  return bare?.[1];
-}
-
 /** ping: any HTTP answer from the root within the timeouts. */
 export async function pingRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
   try {
@@ -212,24 +180,4 @@ export async function checkAuthRoot(client: RepositoryHttpClient): Promise<Verif
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** A small bounded map (oldest entries dropped first). */
-export class BoundedMap<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly capacity: number) {}
-  get(key: K): V | undefined {
-    return this.map.get(key);
-  }
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) {
-      const oldest = this.map.keys().next();
-      if (oldest.done !== true) this.map.delete(oldest.value);
-    }
-  }
-  delete(key: K): void {
-    this.map.delete(key);
-  }
 }

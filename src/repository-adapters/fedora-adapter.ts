@@ -1,16 +1,14 @@
+import { LRUCache } from 'lru-cache';
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError } from '../shared/errors.js';
 import {
-  BoundedMap,
   DESCRIBE_ACCEPT,
-  attachmentDisposition,
   checkAuthRoot,
   checkedIri,
   childrenOf,
   contentLengthOf,
   createdUri,
   derivedParent,
-  dispositionFilename,
   hasTypeLink,
   linkTargetsOf,
   messageOf,
@@ -19,6 +17,7 @@ import {
   readRdf,
   sameResource,
 } from './adapter-support.js';
+import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import { FedoraFixity } from './fedora-fixity.js';
 import { FedoraTransactions, atomicHeaders } from './fedora-transactions.js';
 import { FedoraVersions, PREFER_NO_CONTAINMENT } from './fedora-version-facet.js';
@@ -59,7 +58,7 @@ export class FedoraAdapter implements RepositoryAdapter {
   readonly versions: VersionFacet;
   readonly fixity: FixityFacet;
   /** Where a resource's triples are PATCHed: its `describedby` (binaries) or null (itself). */
-  private readonly patchTargets = new BoundedMap<string, string | null>(1000);
+  private readonly patchTargets = new LRUCache<string, string>({ max: 1000 });
 
   constructor(readonly client: RepositoryHttpClient) {
     this.transactions = new FedoraTransactions(client);
@@ -88,7 +87,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       const quads = await readRdf(this.client, described);
       return { uri: target, isBinary: true, quads, children: [], parent: this.parentOf(target, quads) };
     }
-    this.patchTargets.set(target, null);
+    this.patchTargets.set(target, target);
     const quads = await readRdf(this.client, response);
     return {
       uri: target,
@@ -127,7 +126,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       body,
     });
     const created = await createdUri(this.client, response, true);
-    this.patchTargets.set(created, null);
+    this.patchTargets.set(created, created);
     return created;
   }
 
@@ -157,7 +156,7 @@ export class FedoraAdapter implements RepositoryAdapter {
         uri: parent,
         headers: {
           'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
-          'content-disposition': attachmentDisposition(binary.filename),
+          'content-disposition': formatDisposition(binary.filename),
           link: `<${LDP.NonRDFSource}>; rel="type"`,
           ...atomicHeaders(this.client.rootUri, tx),
         },
@@ -255,7 +254,7 @@ export class FedoraAdapter implements RepositoryAdapter {
   /** Where triples of `target` are PATCHed: itself, or for a binary its description (one HEAD to find out). */
   private async patchTarget(target: string, tx: TransactionRef | undefined): Promise<string> {
     const known = this.patchTargets.get(target);
-    if (known !== undefined) return known ?? target;
+    if (known !== undefined) return known;
     const response = await this.client.expectOk({
       method: 'HEAD',
       uri: target,
@@ -263,7 +262,7 @@ export class FedoraAdapter implements RepositoryAdapter {
     });
     await discard(response);
     const description = hasTypeLink(response, LDP.NonRDFSource) ? this.describedBy(response, target) : null;
-    this.patchTargets.set(target, description);
+    this.patchTargets.set(target, description ?? target);
     return description ?? target;
   }
 

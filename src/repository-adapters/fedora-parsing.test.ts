@@ -1,12 +1,8 @@
 import N3 from 'n3';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../shared/errors.js';
-import {
-  attachmentDisposition,
-  derivedParent,
-  dispositionFilename,
-  httpDateToMs,
-} from './adapter-support.js';
+import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
+import { derivedParent, httpDateToMs } from './adapter-support.js';
 import { fixityFromRdf } from './fedora-fixity.js';
 import {
   decodeLabel,
@@ -17,7 +13,7 @@ import {
   versionsFromLinks,
   versionsFromRdf,
 } from './fedora-versions.js';
-import { parseLinkHeader } from './link-header.js';
+import { parseLinks } from '../linked-data/http/link.js';
 
 const parse = (turtle: string, base = 'http://repo.example/rest/bin') =>
   new N3.Parser({ baseIRI: base }).parse(turtle);
@@ -101,7 +97,7 @@ describe('versions', () => {
       '<http://repo.example/rest/a/fcr:versions/20240101000000>;rel="memento";datetime="Mon, 01 Jan 2024 00:00:00 GMT"',
     ].join(',\n');
     const versions = versionsFromLinks(
-      parseLinkHeader(body.replace(/\n/g, ' ')),
+      parseLinks(body.replace(/\n/g, ' '), { lenient: true }),
       'http://repo.example/rest/a/fcr:versions',
     );
     expect(versions).toEqual([
@@ -152,7 +148,7 @@ describe('Content-Disposition', () => {
     ["it's (1).txt", `attachment; filename="it's (1).txt"`],
     ['a\r\nb.txt', 'attachment; filename="ab.txt"'],
   ])('writes %j per RFC 6266/5987 and reads it back', (filename, header) => {
-    expect(attachmentDisposition(filename)).toBe(header);
+    expect(formatDisposition(filename)).toBe(header);
     expect(dispositionFilename(header)).toBe(filename.replace(/[\r\n]/g, ''));
   });
 

@@ -1,13 +1,6 @@
 import type { Quad } from '@rdfjs/types';
-import {
-  DESCRIBE_ACCEPT,
-  attachmentDisposition,
-  createdUri,
-  dispositionFilename,
-  hasTypeLink,
-  httpDateToMs,
-  readRdf,
-} from './adapter-support.js';
+import { DESCRIBE_ACCEPT, createdUri, hasTypeLink, httpDateToMs, readRdf } from './adapter-support.js';
+import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import {
   encodeLabel,
   splitMemento,
@@ -16,13 +9,13 @@ import {
   versionsFromLinks,
   versionsFromRdf,
 } from './fedora-versions.js';
-import { parseLinkHeader } from './link-header.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { isServerManaged } from '../linked-data/rdf/server-managed.js';
 import { writeTurtle } from '../linked-data/rdf/serialize.js';
 import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
 import { namedNode, quad } from '../linked-data/rdf/terms.js';
 import { LDP } from '../linked-data/rdf/vocab.js';
+import { parseLinks } from '../linked-data/http/link.js';
 import type { VersionFacet, VersionInfo } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient } from './repository-http-client.js';
 
@@ -43,7 +36,7 @@ export class FedoraVersions implements VersionFacet {
     });
     if (mediaTypeOf(response.header('content-type')) === 'application/link-format') {
       const text = await this.client.text(response);
-      return versionsFromLinks(parseLinkHeader(text.replace(/\r?\n/g, ' ')), timemap);
+      return versionsFromLinks(parseLinks(text.replace(/\r?\n/g, ' '), { lenient: true }), timemap);
     }
     return versionsFromRdf(timemap, await readRdf(this.client, response));
   }
@@ -88,7 +81,7 @@ export class FedoraVersions implements VersionFacet {
         uri: target,
         headers: {
           'content-type': response.header('content-type') ?? 'application/octet-stream',
-          ...(filename === undefined ? {} : { 'content-disposition': attachmentDisposition(filename) }),
+          ...(filename === undefined ? {} : { 'content-disposition': formatDisposition(filename) }),
         },
         body: response.body,
       });

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError, CapabilityUnsupportedError, UpstreamFailedError } from '../shared/errors.js';
 import {
-  BoundedMap,
   DESCRIBE_ACCEPT,
-  attachmentDisposition,
   checkAuthRoot,
   checkedIri,
   childrenOf,
   contentLengthOf,
   createdUri,
   derivedParent,
-  dispositionFilename,
   hasTypeLink,
   linkTargetsOf,
   messageOf,
@@ -20,6 +18,7 @@ import {
   readRdf,
   sameResource,
 } from './adapter-support.js';
+import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
 import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
@@ -57,7 +56,7 @@ type ResourceShape = 'container' | 'binary' | 'document';
 export class LdpAdapter implements RepositoryAdapter {
   readonly kind = 'LDP' as const;
   /** Where a resource's triples are PATCHed (describedby for containers and binaries, else itself). */
-  private readonly patchTargets = new BoundedMap<string, string>(1000);
+  private readonly patchTargets = new LRUCache<string, string>({ max: 1000 });
 
   constructor(readonly client: RepositoryHttpClient) {}
 
@@ -171,7 +170,7 @@ export class LdpAdapter implements RepositoryAdapter {
         uri: parent,
         headers: {
           'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
-          'content-disposition': attachmentDisposition(binary.filename),
+          'content-disposition': formatDisposition(binary.filename),
           slug,
         },
         body: binary.content,

@@ -3,7 +3,9 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
 import { AgentPool } from './agent-pool.js';
-import { parseLinkHeader, type LinkValue } from './link-header.js';
+import { formatBasicAuthorization } from '../linked-data/http/basic-auth.js';
+import { readBounded } from '../linked-data/http/bounded-body.js';
+import { parseLinks, type LinkValue } from '../linked-data/http/link.js';
 import { confineUri, parseRoot, type RepositoryRoot } from './uri-confinement.js';
 
 /** What the client needs of a repository view. */
@@ -91,8 +93,9 @@ export class RepositoryHttpClient {
     const password = endpoint.password ?? '';
     if (username.includes(':'))
       throw new BadRequestError('A repository username cannot contain ":" (HTTP Basic)');
-    const token = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
-    this.authorization = username === '' ? undefined : `Basic ${token}`;
+    const authorization = formatBasicAuthorization(username, password);
+    const token = authorization.slice('Basic '.length);
+    this.authorization = username === '' ? undefined : authorization;
     this.secrets = [password, token, encodeURIComponent(password)].filter((s) => s.length >= 3);
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
@@ -205,29 +208,22 @@ export class RepositoryHttpClient {
 
   /** Reads a (text) body, refusing more than `limit` bytes (default: the RDF limit). */
   async text(response: UpstreamResponse, limit = this.maxRdfBytes): Promise<string> {
-    const declared = Number(response.header('content-length'));
-    if (Number.isFinite(declared) && declared > limit) {
+    const tooLarge = () => {
       abandon(response);
-      throw this.tooLarge(response, limit);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
+      return this.tooLarge(response, limit);
+    };
     // A whole text body must arrive within the response timeout (a trickle cannot hold a request open).
     const state = { timedOut: false };
     const deadline = setTimeout(() => {
       state.timedOut = true;
       abandon(response);
     }, this.responseTimeoutMs);
+    let body: Buffer;
     try {
-      for await (const chunk of response.body) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-        size += buffer.length;
-        if (size > limit) {
-          abandon(response);
-          throw this.tooLarge(response, limit);
-        }
-        chunks.push(buffer);
-      }
+      body = await readBounded(response.body, limit, {
+        declaredLength: response.header('content-length'),
+        tooLarge,
+      });
     } catch (error) {
       if (error instanceof UpstreamFailedError) throw error;
       const cause: unknown = state.timedOut ? { code: 'UND_ERR_BODY_TIMEOUT' } : error;
@@ -237,7 +233,7 @@ export class RepositoryHttpClient {
     }
     if (state.timedOut)
       throw this.transportError(response.method, response.url, { code: 'UND_ERR_BODY_TIMEOUT' });
-    return Buffer.concat(chunks).toString('utf8');
+    return body.toString('utf8');
   }
 
   private tooLarge(response: UpstreamResponse, limit: number): UpstreamFailedError {
@@ -282,11 +278,8 @@ export class RepositoryHttpClient {
         if (value === undefined) return undefined;
         return Array.isArray(value) ? value.join(', ') : value;
       },
-      links: () => {
-        const value = raw.link;
-        if (value === undefined) return [];
-        return (Array.isArray(value) ? value : [value]).flatMap((v) => parseLinkHeader(v));
-      },
+      // Lenient: a repository's malformed link costs that link, not the response.
+      links: () => parseLinks(raw.link, { lenient: true }),
     };
   }
 

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { Client, type Dispatcher } from 'undici';
+import { readBounded } from '../linked-data/http/bounded-body.js';
 import { AddressPolicy } from './address-policy.js';
 
 /** What the vocabulary reader asks for, best first (interface §4.5, content negotiation for RDF). */
@@ -65,8 +65,10 @@ function describeNetworkError(error: unknown, hostname: string): string {
     case 'ECONNREFUSED':
       return 'connection refused';
     case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
       return 'connection reset';
     case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
       return 'connection timed out';
     case 'EHOSTUNREACH':
       return 'host unreachable';
@@ -170,91 +172,63 @@ export class VocabularyFetcher {
     return first;
   }
 
-  private get(
+  /**
+   * One GET on a connection of its own, pinned to the checked address: undici is told how to "resolve"
+   * the name, and the answer is the address the policy allowed. Redirects are answered, not followed.
+   */
+  private async get(
     url: URL,
     address: ResolvedAddress,
     signal: AbortSignal,
   ): Promise<{ kind: 'document'; document: FetchedDocument } | { kind: 'redirect'; location: string }> {
-    const client = url.protocol === 'https:' ? https : http;
-    return new Promise((resolve, reject) => {
-      const request = client.request(
-        url,
-        {
+    const client = new Client(url.origin, { connect: { lookup: pinnedLookup(address) } });
+    try {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await client.request({
           method: 'GET',
+          path: `${url.pathname}${url.search}`,
           headers: { accept: ACCEPT, 'user-agent': 'Scriptorium vocabulary reader' },
-          lookup: pinnedLookup(address),
-          agent: false,
           signal,
-        },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          const location = response.headers.location;
-          if (REDIRECTS.has(status) && location !== undefined) {
-            response.resume();
-            resolve({ kind: 'redirect', location });
-            return;
-          }
-          if (status < 200 || status > 299) {
-            response.resume();
-            reject(new VocabularyFetchError(`upstream answered ${status}`));
-            return;
-          }
-          this.readBody(response).then(
-            (body) => {
-              resolve({
-                kind: 'document',
-                document: { url: url.toString(), contentType: response.headers['content-type'], body },
-              });
-            },
-            (error: unknown) => {
-              reject(error instanceof Error ? error : new Error(String(error)));
-            },
-          );
-        },
-      );
-      request.on('error', (error) => {
-        reject(
-          error instanceof VocabularyFetchError
-            ? error
-            : new VocabularyFetchError(describeNetworkError(error, url.hostname), { cause: error }),
-        );
-      });
-      request.end();
-    });
+        });
+      } catch (error) {
+        throw new VocabularyFetchError(describeNetworkError(error, url.hostname), { cause: error });
+      }
+      const status = response.statusCode;
+      const location = single(response.headers.location);
+      if (REDIRECTS.has(status) && location !== undefined) return { kind: 'redirect', location };
+      if (status < 200 || status > 299) throw new VocabularyFetchError(`upstream answered ${status}`);
+      const body = await this.readBody(response);
+      const contentType = single(response.headers['content-type']);
+      return { kind: 'document', document: { url: url.toString(), contentType, body } };
+    } finally {
+      // Ends the connection and whatever of the body is left unread.
+      void client.destroy().catch(() => undefined);
+    }
   }
 
-  private readBody(response: IncomingMessage): Promise<string> {
-    const tooLarge = () => new VocabularyFetchError(`response larger than ${formatBytes(this.maxBytes)}`);
-    return new Promise((resolve, reject) => {
-      const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > this.maxBytes) {
-        reject(tooLarge());
-        response.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > this.maxBytes) {
-          // Reject first: destroying the stream reports it as aborted, which must not win.
-          reject(tooLarge());
-          response.destroy();
-          return;
-        }
-        chunks.push(chunk);
+  private async readBody(response: Dispatcher.ResponseData): Promise<string> {
+    try {
+      const body = await readBounded(response.body, this.maxBytes, {
+        declaredLength: single(response.headers['content-length']),
+        tooLarge: () => new VocabularyFetchError(`response larger than ${formatBytes(this.maxBytes)}`),
       });
-      response.on('end', () => {
-        resolve(Buffer.concat(chunks).toString('utf8'));
-      });
-      response.on('error', (error) => {
-        reject(new VocabularyFetchError(describeNetworkError(error, ''), { cause: error }));
-      });
-      response.on('aborted', () => {
-        reject(new VocabularyFetchError('connection closed before the whole response arrived'));
-      });
-    });
+      return body.toString('utf8');
+    } catch (error) {
+      if (error instanceof VocabularyFetchError) throw error;
+      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+      if (code === 'UND_ERR_SOCKET')
+        throw new VocabularyFetchError('connection closed before the whole response arrived', {
+          cause: error,
+        });
+      throw new VocabularyFetchError(describeNetworkError(error, ''), { cause: error });
+    }
   }
+}
+
+/** One value of a header undici may give as a list. */
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function parseHttpUrl(target: string): URL {

@@ -4,9 +4,11 @@ import type { Memento } from '../store/repository.store.js';
 import { isActiveMediaType, REPOSITORY_SAFETY_HEADERS } from './active-content.js';
 import { allowOf, header, sub, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
-import { contentDisposition, etagMatches, httpDate, parseRange } from './headers.js';
+import { parseByteRange } from '../../linked-data/http/range.js';
+import { etagMatches, httpDate } from './headers.js';
 import { binaryEtag, link, mementoLinks, typeLinks } from './render.js';
 import { MEMENTO } from '../../linked-data/rdf/vocab.js';
+import { formatDisposition } from '../../linked-data/http/content-disposition.js';
 
 // A binary's answer (a resource or a memento): digests, conditional and range requests, disposition.
 
@@ -46,7 +48,10 @@ export async function sendBinary(
   reply.headers(REPOSITORY_SAFETY_HEADERS);
   reply.header(
     'content-disposition',
-    contentDisposition(inline ? 'inline' : 'attachment', binary.filename, binary.size),
+    formatDisposition(binary.filename ?? undefined, {
+      type: inline ? 'inline' : 'attachment',
+      extra: { size: binary.size },
+    }),
   );
   const wantHeader = header(request, 'want-digest');
   if (wantHeader !== undefined) {
@@ -67,7 +72,9 @@ export async function sendBinary(
   reply.type(binary.mimeType);
   const ifRange = header(request, 'if-range');
   const range =
-    ifRange === undefined || ifRange === etag ? parseRange(header(request, 'range'), binary.size) : undefined;
+    ifRange === undefined || ifRange === etag
+      ? parseByteRange(header(request, 'range'), binary.size)
+      : undefined;
   if (range === 'unsatisfiable') {
     throw new RepositoryError(416, 'Range not satisfiable', {
       headers: { 'content-range': `bytes */${binary.size}` },

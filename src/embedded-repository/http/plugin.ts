@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../http/client-address.js';
+import { parseBasicAuthorization } from '../../linked-data/http/basic-auth.js';
 import type { RepositoryCredentials } from '../credentials.js';
 import { RepositoryRefusal } from '../refusal.js';
 import { isStoreRefusal } from '../store/errors.js';
@@ -39,26 +40,16 @@ function basicAuth(credentials: RepositoryCredentials, throttle: AuthFailureThro
         .send(`Too many failed authentication attempts; try again in ${String(seconds)} seconds`);
       return;
     }
-    const authorization = request.headers.authorization;
-    const match =
-      typeof authorization === 'string'
-        ? /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(authorization.trim())
-        : null;
-    if (match?.[1] !== undefined) {
-      const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      if (colon !== -1) {
-        const username = decoded.slice(0, colon);
-        const password = decoded.slice(colon + 1);
-        // Both comparisons always run, so timing does not tell which part was wrong.
-        const userOk = same(username, credentials.username);
-        const passwordOk = same(password, credentials.password);
-        if (userOk && passwordOk) {
-          request.repositoryUser = username;
-          return;
-        }
-        throttle.recordFailure(client);
+    const presented = parseBasicAuthorization(request.headers.authorization);
+    if (presented !== undefined) {
+      // Both comparisons always run, so timing does not tell which part was wrong.
+      const userOk = same(presented.username, credentials.username);
+      const passwordOk = same(presented.password, credentials.password);
+      if (userOk && passwordOk) {
+        request.repositoryUser = presented.username;
+        return;
       }
+      throttle.recordFailure(client);
     }
     await reply
       .code(401)

@@ -7,7 +7,9 @@ import type { ResourceRecord } from '../store/record.js';
 import type { Memento } from '../store/repository.store.js';
 import { allowOf, header, sub, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
-import { etagMatches, httpDate, mediaTypeParameter, negotiate, parsePrefer } from './headers.js';
+import { mediaTypeParameter } from '../../linked-data/http/content-type.js';
+import { negotiateMediaType } from '../../linked-data/http/negotiation.js';
+import { etagMatches, httpDate, parsePrefer } from './headers.js';
 import {
   ACCEPT_PATCH,
   ACCEPT_POST,
@@ -33,7 +35,7 @@ export async function sendRdf(
   options: { head: boolean; mode: 'resource' | 'description' | 'memento'; memento?: Memento },
 ): Promise<unknown> {
   const { request, reply, mapper } = ctx;
-  const chosen = negotiate(header(request, 'accept'), RDF_OUTPUT_TYPES);
+  const chosen = negotiateMediaType(header(request, 'accept'), RDF_OUTPUT_TYPES);
   if (chosen === undefined)
     throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
   const preferences = parsePrefer(header(request, 'prefer'));
@@ -84,7 +86,7 @@ export async function sendRdf(
     if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) return reply.code(304).send();
   }
   const profile =
-    chosen.type === 'application/ld+json' ? mediaTypeParameter(`x; ${chosen.params}`, 'profile') : undefined;
+    chosen.type === 'application/ld+json' ? mediaTypeParameter(chosen.accepted, 'profile') : undefined;
   return sendSerialized(reply, quads, chosen.type, profile, options.head);
 }
 
@@ -95,7 +97,7 @@ export async function sendQuads(
   head: boolean,
   extraHeaders: Record<string, string>,
 ): Promise<unknown> {
-  const chosen = negotiate(header(ctx.request, 'accept'), RDF_OUTPUT_TYPES);
+  const chosen = negotiateMediaType(header(ctx.request, 'accept'), RDF_OUTPUT_TYPES);
   if (chosen === undefined)
     throw new RepositoryError(406, `Acceptable types: ${RDF_OUTPUT_TYPES.join(', ')}`);
   ctx.reply.headers(extraHeaders);

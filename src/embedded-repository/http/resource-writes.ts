@@ -13,7 +13,8 @@ import type { WriteOp } from '../store/write-ops.js';
 import { hasBody, readText } from './body.js';
 import { allowOf, header, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
-import { checkWritePreconditions, mediaTypeOf, parseLinks } from './headers.js';
+import { mediaTypeOf } from '../../linked-data/http/content-type.js';
+import { checkWritePreconditions, parseLinks } from './headers.js';
 import { binaryEtag, rdfEtag, userQuads } from './render.js';
 import {
   acceptUserTriples,
@@ -89,7 +90,7 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
   const links = parseLinks(ctx.request.headers.link);
   const kind = existing?.kind ?? interactionModel(links, mediaType, hasBody(ctx.request));
   if (existing !== undefined) {
-    const asked = links.filter((l) => l.rel.includes('type')).map((l) => l.uri);
+    const asked = links.filter((l) => l.rels.includes('type')).map((l) => l.uri);
     const wantsBinary = asked.includes(LDP.NonRDFSource);
     const wantsContainer = asked.some((uri) =>
       [LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(uri as never),

@@ -16,7 +16,8 @@ import {
   type RepositoryDeps,
 } from './context.js';
 import { RepositoryError } from './errors.js';
-import { httpDate, mementoStamp, negotiate } from './headers.js';
+import { negotiateMediaType } from '../../linked-data/http/negotiation.js';
+import { httpDate, mementoStamp } from './headers.js';
 import { link, typeLinks } from './render.js';
 import { sendRdf, sendSerialized } from './rdf-representation.js';
 
@@ -54,7 +55,7 @@ export async function versions(
   ctx.reply.header('accept-post', '*/*');
   ctx.reply.header('link', links.join(', '));
   ctx.reply.header('vary', 'Accept');
-  const chosen = negotiate(header(ctx.request, 'accept'), TIMEMAP_TYPES);
+  const chosen = negotiateMediaType(header(ctx.request, 'accept'), TIMEMAP_TYPES);
   if (chosen === undefined) throw new RepositoryError(406, `Acceptable types: ${TIMEMAP_TYPES.join(', ')}`);
   if (chosen.type === 'application/link-format') {
     const entries = [link(iri, 'original'), link(iri, 'timegate')];

@@ -10,7 +10,13 @@ import { bodyStream, hasBody, readText } from './body.js';
 import { hasControlCharacter, header, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { answerToRdfError } from './store-errors.js';
-import { dispositionFilename, mediaTypeOf, parsePrefer, type LinkValue } from './headers.js';
+import type { LinkValue } from '../../linked-data/http/link.js';
+import {
+  dispositionFilename,
+  MalformedDispositionError,
+} from '../../linked-data/http/content-disposition.js';
+import { mediaTypeOf } from '../../linked-data/http/content-type.js';
+import { parsePrefer } from './headers.js';
 import { canonicalSegment } from './paths.js';
 import { containmentQuads, serverManagedQuads } from './render.js';
 
@@ -22,11 +28,11 @@ export function interactionModel(
   mediaType: string,
   withBody: boolean,
 ): ResourceKind {
-  if (links.some((l) => l.rel.includes(FEDORA.ExternalContent))) {
+  if (links.some((l) => l.rels.includes(FEDORA.ExternalContent))) {
     throw RepositoryError.unsupportedMediaType('External content (copy, redirect, proxy) is not supported');
   }
   let kind: ResourceKind | undefined;
-  for (const l of links.filter((x) => x.rel.includes('type'))) {
+  for (const l of links.filter((x) => x.rels.includes('type'))) {
     if (l.uri === LDP.NonRDFSource) kind = 'binary';
     else if ([LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(l.uri as never))
       kind ??= 'container';
@@ -127,7 +133,7 @@ export async function storeContent(
   }
   const contentType = (header(ctx.request, 'content-type') ?? '').trim();
   if (/[^\x20-\x7e]/.test(contentType)) throw RepositoryError.badRequest('Malformed Content-Type');
-  const filename = dispositionFilename(header(ctx.request, 'content-disposition'));
+  const filename = requestFilename(header(ctx.request, 'content-disposition'));
   if (filename !== undefined && (filename.length > 1024 || hasControlCharacter(filename))) {
     throw RepositoryError.badRequest('Invalid filename in Content-Disposition');
   }
@@ -185,4 +191,14 @@ export function rebase(quads: readonly Quad[], from: string, to: string): Quad[]
       q.object.termType === 'NamedNode' ? namedNode(swap(q.object.value)) : q.object,
     ),
   );
+}
+
+/** The client's filename; a Content-Disposition that cannot be read is 400 (the client can fix it). */
+function requestFilename(disposition: string | undefined): string | undefined {
+  try {
+    return dispositionFilename(disposition, { strict: true });
+  } catch (error) {
+    if (error instanceof MalformedDispositionError) throw RepositoryError.badRequest(error.message);
+    throw error;
+  }
 }
