@@ -17,8 +17,8 @@ export interface UpdatePlan {
 /**
  * Splits a SPARQL Update, as vetSparqlUpdate (linked-data/sparql/) vetted and parsed it, into its
  * operations, each re-generated from the parsed terms with full IRIs, and gives each operation with a
- * WHERE a query that counts its solutions, stopping at `maxSolutions + 1`. The worker runs them in order, so each count sees the graph
- * the operations before it left, exactly as the whole update would.
+ * WHERE a query that counts its solutions, stopping at `maxSolutions + 1`. The worker runs them in
+ * order, so each count sees the graph the operations before it left, exactly as the whole update would.
  */
 export function planUpdate(text: string, parsed: sparqljs.Update, maxSolutions: number): UpdatePlan {
   // sparqljs turns such escapes into surrogates instead of refusing them; the text itself never runs.
