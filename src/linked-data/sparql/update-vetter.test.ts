@@ -78,6 +78,9 @@ describe('vetSparqlUpdate', () => {
       refusalOf('DELETE { GRAPH <http://g> { ?s ?p ?o } } USING <http://g> WHERE { ?s ?p ?o }', policy)
         .reason,
     ).toBe('using');
+    expect(refusalOf(`DELETE { GRAPH <http://g> { ?s ?p ?o } } WHERE { ${SERVICE} }`, policy).reason).toBe(
+      'graphTemplate',
+    );
     expect(refusalOf(`INSERT { <> ${created} ?o } WHERE { ${SERVICE} }`, policy).reason).toBe('service');
     expect(refusalOf(`INSERT { <> ${created} ?o } WHERE { ?s ?p ?o }`, policy).reason).toBe('serverManaged');
   });

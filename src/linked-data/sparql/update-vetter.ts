@@ -37,14 +37,15 @@ export interface UpdatePolicy {
   readonly message: (reason: UpdateRefusalReason, detail: string) => string | undefined;
 }
 
-// One generator serves every call: it keeps no state between stringify calls but the options.
+// One generator serves every call: given no prefixes, it writes full IRIs and carries nothing over.
 const generator = new sparqljs.Generator();
 
 /**
  * Parses a SPARQL Update (`<>` resolving to the policy's base) and checks it against the policy, on
- * the parsed algebra, operation by operation: the operation, WITH, USING, GRAPH in templates, then
- * the WHERE clause at every depth, then server-managed statements. Answers the parsed update, so that
- * the caller never parses it twice; throws SparqlUpdateRefusal.
+ * the parsed algebra, operation by operation: the operation, WITH, USING, GRAPH in templates, the
+ * WHERE clause at every depth; last server-managed statements, a conflict with the resource rather
+ * than a malformed request. Answers the parsed update, so that the caller never parses it twice;
+ * throws SparqlUpdateRefusal.
  */
 export function vetSparqlUpdate(text: string, policy: UpdatePolicy): sparqljs.Update {
   const refuse = refuser(policy);
