@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
 import { emptySuccess, success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
-import { requireObjectBody } from '../shared/request-body.js';
+import { checkedBody } from '../http/validation-errors.js';
+import { IdBody } from '../shared/body-schema.js';
 import { REPOSITORY_VIEW_TYPES, type RepositoryView } from './repository-view.js';
-import { repositoryViewSchema } from './repository-view.api.js';
+import { RepositoryViewBody, repositoryViewSchema } from './repository-view.schema.js';
 import type { RepositoryViewService } from './repository-view.service.js';
 
 const tags = ['repository views'];
@@ -59,11 +60,11 @@ export function repositoryViewRoutes(views: RepositoryViewService) {
         schema: {
           tags,
           summary: 'Create a view (ADMIN)',
-          body: repositoryViewSchema,
+          body: RepositoryViewBody,
           response: { 200: one },
         },
       },
-      async (request) => present(await views.create(requireObjectBody(request.body))),
+      async (request) => present(await views.create(checkedBody(request, RepositoryViewBody))),
     );
     app.put(
       '/repository-view',
@@ -71,11 +72,12 @@ export function repositoryViewRoutes(views: RepositoryViewService) {
         schema: {
           tags,
           summary: 'Update a view (ADMIN, or a curator of it)',
-          body: repositoryViewSchema,
+          body: RepositoryViewBody,
           response: { 200: one },
         },
       },
-      async (request) => present(await views.update(requireObjectBody(request.body), principalOf(request))),
+      async (request) =>
+        present(await views.update(checkedBody(request, RepositoryViewBody), principalOf(request))),
     );
     app.delete(
       '/repository-view',
@@ -83,12 +85,12 @@ export function repositoryViewRoutes(views: RepositoryViewService) {
         schema: {
           tags,
           summary: 'Delete a view by id (ADMIN)',
-          body: repositoryViewSchema,
+          body: IdBody,
           response: { 200: envelopeSchema() },
         },
       },
       async (request) => {
-        await views.delete(requireObjectBody(request.body));
+        await views.delete(checkedBody(request, IdBody));
         return emptySuccess();
       },
     );

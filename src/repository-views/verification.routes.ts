@@ -3,8 +3,8 @@ import { emptySuccess } from '../http/envelope.js';
 import { envelopeSchema } from '../http/schemas.js';
 import type { RepositoryAdapter, VerificationResult } from '../repository-adapters/repository-adapter.js';
 import { UpstreamFailedError } from '../shared/errors.js';
-import { requireObjectBody } from '../shared/request-body.js';
-import { repositoryViewSchema } from './repository-view.api.js';
+import { checkedBody } from '../http/validation-errors.js';
+import { VerificationBody } from './repository-view.schema.js';
 import type { RepositoryViewService } from './repository-view.service.js';
 
 const CHECKS = {
@@ -35,14 +35,14 @@ export function verificationRoutes(views: RepositoryViewService) {
               tags: ['repository view verification'],
               summary: `Verify a (possibly unsaved) view: ${check}`,
               params: { type: 'object', properties: { type: { type: 'string', enum: ['FEDORA', 'LDP'] } } },
-              body: repositoryViewSchema,
+              body: VerificationBody,
               response: { 200: envelopeSchema() },
             },
           },
           async (request) => {
             const adapter = await views.adapterForVerification(
               request.params.type,
-              requireObjectBody(request.body),
+              checkedBody(request, VerificationBody),
             );
             const result: VerificationResult = await run(adapter);
             if (!result.ok) throw new UpstreamFailedError(result.message ?? `${check} failed`);

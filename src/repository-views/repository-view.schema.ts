@@ -1,0 +1,96 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, messages, Nullable, OptionalId } from '../shared/body-schema.js';
+import { REPOSITORY_KINDS } from './repository-view.js';
+
+/**
+ * The RepositoryView body of interface §4.3 with the rules of cap-behaviour.md §4.1 (wording corrected),
+ * each limit and message written once: Fastify validates it, OpenAPI documents it, the service receives
+ * its type. The URI's form and the references' existence are checked by the service.
+ */
+
+const Name = Type.String({
+  minLength: 2,
+  maxLength: 255,
+  ...messages({
+    required: 'A repository view requires a name',
+    minlength: "A repository view's name must be at least 2 characters long",
+    maxlength: "A repository view's name must be at most 255 characters long",
+    type: "A repository view's name must be a string",
+  }),
+});
+
+/** A credential: null/absent or "" means none; otherwise 2–255 characters. */
+function credential(property: 'username' | 'password') {
+  return Type.Optional(
+    Nullable(
+      Type.Union([
+        Type.String({
+          minLength: 2,
+          maxLength: 255,
+          ...messages({
+            minlength: `A repository view's ${property} must be at least 2 characters long`,
+            maxlength: `A repository view's ${property} must be at most 255 characters long`,
+            type: `A repository view's ${property} must be a string`,
+          }),
+        }),
+        Type.Literal(''),
+      ]),
+    ),
+  );
+}
+
+/** `[{id}, …]` (full objects are accepted; only `id` is read). Absent means "unchanged" on update. */
+function idList(property: 'schemas' | 'curators') {
+  return Type.Optional(
+    Nullable(
+      Type.Array(Type.Object({ id: Id }), {
+        maxItems: 1000,
+        ...messages({ type: `A repository view's ${property} must be a list of objects with an id` }),
+      }),
+    ),
+  );
+}
+
+const properties = {
+  id: OptionalId,
+  type: Type.Union(
+    REPOSITORY_KINDS.map((kind) => Type.Literal(kind)),
+    messages({
+      required: 'A repository view requires a type',
+      type: `A repository view type must be one of ${REPOSITORY_KINDS.join(', ')}`,
+    }),
+  ),
+  name: Name,
+  rootUri: Type.String({
+    maxLength: 2000,
+    description: 'an absolute http(s) URL without credentials, query or fragment',
+    ...messages({
+      required: 'A repository view requires a URI',
+      maxlength: "A repository view's URI must be at most 2000 characters long",
+      type: "A repository view's URI must be a string",
+    }),
+  }),
+  username: credential('username'),
+  password: credential('password'),
+  schemas: idList('schemas'),
+  curators: idList('curators'),
+};
+
+export const RepositoryViewBody = Type.Object(properties, {
+  description:
+    '`password` is write-only: answered as null; on PUT null keeps the stored one and "" clears it.',
+});
+export type RepositoryViewBody = Static<typeof RepositoryViewBody>;
+
+/** A view to verify, maybe unsaved: the path names its type, and a name is not needed. */
+export const VerificationBody = Type.Object({
+  ...Type.Omit(RepositoryViewBody, ['type', 'name']).properties,
+  name: Type.Optional(Name),
+});
+export type VerificationBody = Static<typeof VerificationBody>;
+
+/** The read model: the body plus what the service derives. */
+export const repositoryViewSchema = Type.Object({
+  ...properties,
+  metadataPrefixes: Type.Array(Type.String(), { readOnly: true }),
+});
