@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess, success } from '../http/envelope.js';
 import { payloadOf } from '../http/schemas.js';
+import { formatDisposition } from '../linked-data/http/content-disposition.js';
 import { BadRequestError } from '../shared/errors.js';
 import { contextSchema } from './context.api.js';
 import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-support.js';
@@ -110,12 +111,7 @@ export function contextResourceRoutes(
       reply.header('content-type', binary.contentType);
       // Served from the API's origin: never rendered there (an uploaded page could run script with the
       // curator's session), always downloaded, and sandboxed should a browser render it anyway.
-      reply.header(
-        'content-disposition',
-        binary.filename === undefined
-          ? 'attachment'
-          : `attachment; filename*=UTF-8''${encodeURIComponent(binary.filename)}`,
-      );
+      reply.header('content-disposition', formatDisposition(binary.filename));
       reply.header('content-security-policy', 'sandbox');
       // When our answer ends early (client gone), release the upstream stream and its connection too.
       const release = () => {
