@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
-import { requireObjectBody } from '../shared/request-body.js';
-import { applyRequestSchema, mappedDocumentSchema } from './operator.api.js';
+import { checkedBody } from '../http/validation-errors.js';
+import { mappedDocumentSchema } from './operator.api.js';
+import { ApplyBody } from './operator-apply.schema.js';
 import type { OperatorApplyService } from './operator-apply.service.js';
 
 /** POST /operators/apply (DECISIONS.md §4), ADMIN like every operator route. */
@@ -14,11 +15,11 @@ export function operatorApplyRoutes(service: OperatorApplyService) {
         schema: {
           tags: ['operators'],
           summary: 'Apply stored operators, in the given order, to a document',
-          body: applyRequestSchema,
+          body: ApplyBody,
           response: { 200: envelopeSchema(payloadOf('MappedDocument', mappedDocumentSchema)) },
         },
       },
-      async (request) => success('MappedDocument', await service.apply(requireObjectBody(request.body))),
+      async (request) => success('MappedDocument', await service.apply(checkedBody(request, ApplyBody))),
     );
   };
 }

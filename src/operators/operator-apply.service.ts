@@ -1,13 +1,13 @@
 import { businessMessages as msg } from '../shared/business-messages.js';
 import { ValidationFailedError } from '../shared/errors.js';
-import { ValidationCollector } from '../shared/validation.js';
+import type { CheckedBody } from '../shared/body-check.js';
+import type { ValidationCollector } from '../shared/validation.js';
 import { applyOperators, type TraceEntry } from './engine/apply-operators.js';
 import type { MappingDocument } from './engine/mapping-document.js';
 import { isValidTimeZone } from './engine/time-zone.js';
 import type { Operator } from './operator.js';
+import type { ApplyBody } from './operator-apply.schema.js';
 import type { OperatorStore } from './operator.store.js';
-
-type Body = Readonly<Record<string, unknown>>;
 
 /** The result of POST /operators/apply (DECISIONS.md §4). */
 export interface MappedDocument {
@@ -31,21 +31,23 @@ export class OperatorApplyService {
     private readonly repositoryType: RepositoryTypeLookup,
   ) {}
 
-  async apply(body: Body): Promise<MappedDocument> {
-    const collector = new ValidationCollector();
-    const document = parseDocument(body.document, collector);
-    const ids = parseIds(body.operators, collector);
-    const timeZone = parseTimeZone(body.timeZone, collector);
-    const viewId = body.repositoryViewId;
+  async apply(body: CheckedBody<ApplyBody>): Promise<MappedDocument> {
+    const collector = body.collector;
+    const raw = body.get('document');
+    const document =
+      raw &&
+      Object.fromEntries(
+        // A single text value is accepted as a one-element list.
+        Object.entries(raw).map(([field, values]) => [field, typeof values === 'string' ? [values] : values]),
+      );
+    const ids = parseIds(body.get('operators'), collector);
+    const timeZone = parseTimeZone(body.get('timeZone'), body.passed('timeZone'), collector);
+    const viewId = body.get('repositoryViewId');
     let applicationType: string | undefined;
     if (viewId !== undefined && viewId !== null) {
-      if (typeof viewId !== 'number' || !Number.isSafeInteger(viewId) || viewId < 1) {
-        collector.add('repositoryViewId', 'type', 'A repositoryViewId must be a positive integer');
-      } else {
-        applicationType = await this.repositoryType(viewId);
-        if (applicationType === undefined)
-          collector.business('READ', msg.doesNotExist('RepositoryView', viewId));
-      }
+      applicationType = await this.repositoryType(viewId);
+      if (applicationType === undefined)
+        collector.business('READ', msg.doesNotExist('RepositoryView', viewId));
     }
     const operators = ids === undefined ? undefined : await this.findInOrder(ids, collector);
     if (document === undefined || operators === undefined || !collector.isValid) {
@@ -69,42 +71,8 @@ export class OperatorApplyService {
   }
 }
 
-function parseDocument(raw: unknown, collector: ValidationCollector): MappingDocument | undefined {
-  if (raw === undefined || raw === null) {
-    collector.add('document', 'required', 'A document is required');
-    return undefined;
-  }
-  const typeMessage = 'A document must be an object mapping each field to a list of text values';
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    collector.add('document', 'type', typeMessage);
-    return undefined;
-  }
-  const entries: [string, string[]][] = [];
-  for (const [field, value] of Object.entries(raw as Record<string, unknown>)) {
-    // A single text value is accepted as a one-element list.
-    const values = typeof value === 'string' ? [value] : value;
-    if (!Array.isArray(values) || !values.every((v): v is string => typeof v === 'string')) {
-      collector.add('document', 'type', typeMessage);
-      return undefined;
-    }
-    entries.push([field, values]);
-  }
-  return Object.fromEntries(entries);
-}
-
-function parseIds(raw: unknown, collector: ValidationCollector): number[] | undefined {
-  if (raw === undefined || raw === null) {
-    collector.add('operators', 'required', 'A list of operator ids is required');
-    return undefined;
-  }
-  if (
-    !Array.isArray(raw) ||
-    !raw.every((id): id is number => Number.isSafeInteger(id) && (id as number) > 0)
-  ) {
-    collector.add('operators', 'type', 'Operators must be a list of operator ids (positive integers)');
-    return undefined;
-  }
-  if (raw.length > MAX_APPLIED_OPERATORS) {
+function parseIds(ids: number[] | undefined, collector: ValidationCollector): number[] | undefined {
+  if (ids !== undefined && ids.length > MAX_APPLIED_OPERATORS) {
     collector.add(
       'operators',
       'maxlength',
@@ -112,17 +80,23 @@ function parseIds(raw: unknown, collector: ValidationCollector): number[] | unde
     );
     return undefined;
   }
-  return raw;
+  return ids;
 }
 
-function parseTimeZone(raw: unknown, collector: ValidationCollector): string {
+/** The zone's name, known to Intl; a non-string one is already reported by the schema. */
+function parseTimeZone(
+  raw: string | null | undefined,
+  passed: boolean,
+  collector: ValidationCollector,
+): string {
   if (raw === undefined || raw === null) return 'UTC';
   // isValidTimeZone is memoized: building an Intl.DateTimeFormat per request to check the name was costly.
-  if (typeof raw === 'string' && raw.length <= 64 && isValidTimeZone(raw)) return raw;
-  collector.add(
-    'timeZone',
-    'pattern',
-    'A timeZone must be an IANA time zone name such as UTC or America/Chicago',
-  );
+  if (raw.length <= 64 && isValidTimeZone(raw)) return raw;
+  if (passed)
+    collector.add(
+      'timeZone',
+      'pattern',
+      'A timeZone must be an IANA time zone name such as UTC or America/Chicago',
+    );
   return 'UTC';
 }

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../http/schemas.js';
 import { OPERATOR_TYPES } from './operator.js';
 
-/** OpenAPI shape of an Operator; which of value/regex/mapping apply depends on `type`. */
+/** OpenAPI shape of a stored Operator; the request bodies and their limits are in operator.schema.ts. */
 export const operatorSchema: JsonSchema = {
   type: 'object',
   description:
@@ -9,35 +9,19 @@ export const operatorSchema: JsonSchema = {
     '`value` (replacement) and `regex`; MAPPING_OP carries `mapping`; BASE_64_ENCODE_OP and APPLICATION_TYPE_OP ' +
     'carry neither.',
   properties: {
-    id: { type: ['integer', 'null'] },
+    id: { type: 'integer' },
     type: { type: 'string', enum: OPERATOR_TYPES.map((t) => t.name) },
-    name: { type: 'string', minLength: 2, maxLength: 80 },
-    field: { type: 'string', minLength: 2, maxLength: 80 },
+    name: { type: 'string' },
+    field: { type: 'string' },
     value: { type: 'string' },
-    regex: { type: 'string', minLength: 1 },
+    regex: { type: 'string' },
     mapping: { type: 'object', additionalProperties: { type: 'string' } },
   },
-  required: ['type', 'name', 'field'],
 };
 
 export const operatorTypeSchema: JsonSchema = {
   type: 'object',
   properties: { name: { type: 'string' }, entity: { type: 'string' } },
-};
-
-export const applyRequestSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    document: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-    operators: {
-      type: 'array',
-      items: { type: 'integer' },
-      description: 'operator ids, applied in this order',
-    },
-    timeZone: { type: 'string', description: 'IANA zone for DATE_NORMALIZATION_OP; default UTC' },
-    repositoryViewId: { type: 'integer', description: 'view whose type APPLICATION_TYPE_OP writes' },
-  },
-  required: ['document', 'operators'],
 };
 
 export const mappedDocumentSchema: JsonSchema = {

@@ -1,44 +1,24 @@
-import { checkString, type ValidationCollector } from '../shared/validation.js';
+import type { CheckedBody } from '../shared/body-check.js';
+import type { ValidationCollector } from '../shared/validation.js';
 import { checkReplacement, compileRegex } from './engine/regex.js';
 import { isValidDatePattern } from './engine/date-pattern.js';
-import { isOperatorTypeName, OPERATOR_TYPES, type NewOperator, type OperatorTypeName } from './operator.js';
-import {
-  fieldRule,
-  MAX_MAPPING_ENTRIES,
-  MAX_VALUE_LENGTH,
-  NAME_RULE,
-  REGEX_RULE,
-  valueRule,
-} from './operator.rules.js';
-
-type Body = Readonly<Record<string, unknown>>;
+import type { NewOperator, OperatorTypeName } from './operator.js';
+import { MAX_MAPPING_ENTRIES, MAX_VALUE_LENGTH, TYPE_BODIES, type OperatorBody } from './operator.schema.js';
 
 /**
- * The `type` discriminator, checked strictly (case-sensitive, no coercion). Unknown or missing types are
- * INVALID with the list of known names, so a client can correct itself.
+ * The operator of a body that passed OperatorBody (checked by Fastify): its `type` selects the schema of
+ * the properties it carries (sage-operators.md §3.2, §3.5), checked here against the same body with the
+ * failures collected together; then the checks a schema cannot make (a date pattern, a regex compiling).
  */
-export function parseOperatorType(body: Body, collector: ValidationCollector): OperatorTypeName | undefined {
-  const type = body.type;
-  if (type === undefined || type === null) {
-    collector.add('type', 'required', 'A operator requires a type');
-    return undefined;
-  }
-  if (!isOperatorTypeName(type)) {
-    const known = OPERATOR_TYPES.map((t) => t.name).join(', ');
-    collector.add('type', 'type', `A operator type must be one of ${known}`);
-    return undefined;
-  }
-  return type;
-}
-
-/** Validates the properties the type selects (sage-operators.md §3.2, §3.5); others are ignored. */
-export function parseOperator(body: Body, collector: ValidationCollector): NewOperator | undefined {
-  const type = parseOperatorType(body, collector);
-  const name = checkString(body, NAME_RULE, collector);
+export function parseOperator(body: CheckedBody<OperatorBody>): NewOperator | undefined {
+  const type = body.get('type');
   if (type === undefined) return undefined;
-  const field = checkString(body, fieldRule(type), collector);
-  const parsed = parseTypeSpecific(type, body, collector);
-  if (name === undefined || field === undefined || parsed === undefined) return undefined;
+  const typed = body.and(TYPE_BODIES[type]);
+  const parsed = parseTypeSpecific(type, typed);
+  const name = body.get('name');
+  const field = typed.get('field');
+  if (name === undefined || field === undefined || parsed === undefined || !body.passed('id'))
+    return undefined;
   return { ...parsed, name, field };
 }
 
@@ -48,20 +28,22 @@ type TypeSpecific =
   | { type: 'MAPPING_OP'; mapping: Record<string, string> }
   | { type: 'BASE_64_ENCODE_OP' | 'APPLICATION_TYPE_OP' };
 
+/** The type's own properties, each already checked against its schema (failed ones are undefined). */
 function parseTypeSpecific(
   type: OperatorTypeName,
-  body: Body,
-  collector: ValidationCollector,
+  body: CheckedBody<Record<string, unknown>>,
 ): TypeSpecific | undefined {
+  const collector = body.collector;
+  const text = (property: string) => body.get(property) as string | undefined;
   switch (type) {
     case 'CONSTANT_OP':
     case 'DEFAULT_OP':
     case 'TEMPLATE_OP': {
-      const value = checkString(body, valueRule(type), collector);
+      const value = text('value');
       return value === undefined ? undefined : { type, value };
     }
     case 'DATE_NORMALIZATION_OP': {
-      const value = checkString(body, { ...valueRule(type), pattern: undefined }, collector);
+      const value = text('value');
       if (value !== undefined && !isValidDatePattern(value)) {
         collector.add('value', 'pattern', 'A date normalization operator value must be a valid date format');
         return undefined;
@@ -69,8 +51,8 @@ function parseTypeSpecific(
       return value === undefined ? undefined : { type, value };
     }
     case 'REGEX_REPLACE_OP': {
-      const value = checkString(body, valueRule(type), collector);
-      const regex = checkString(body, REGEX_RULE, collector);
+      const value = text('value');
+      const regex = text('regex');
       if (regex !== undefined) {
         const compiled = compileRegex(regex);
         if (!compiled.ok) {
@@ -95,7 +77,11 @@ function parseTypeSpecific(
       return value === undefined || regex === undefined ? undefined : { type, value, regex };
     }
     case 'MAPPING_OP': {
-      const mapping = parseMapping(body.mapping, collector);
+      if (!body.passed('mapping')) return undefined;
+      const mapping = parseMapping(
+        body.get('mapping') as Record<string, string> | null | undefined,
+        collector,
+      );
       return mapping === undefined ? undefined : { type, mapping };
     }
     case 'BASE_64_ENCODE_OP':
@@ -104,14 +90,13 @@ function parseTypeSpecific(
   }
 }
 
-/** A mapping is an object of string → string; null or missing means an empty mapping. */
-function parseMapping(raw: unknown, collector: ValidationCollector): Record<string, string> | undefined {
+/** A mapping (its type checked by the schema): null or missing means an empty mapping; sizes are bounded. */
+function parseMapping(
+  raw: Readonly<Record<string, string>> | null | undefined,
+  collector: ValidationCollector,
+): Record<string, string> | undefined {
   if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    collector.add('mapping', 'type', 'A mapping operator mapping must be an object of text to text');
-    return undefined;
-  }
-  const entries = Object.entries(raw as Record<string, unknown>);
+  const entries = Object.entries(raw);
   if (entries.length > MAX_MAPPING_ENTRIES) {
     collector.add(
       'mapping',
@@ -120,20 +105,14 @@ function parseMapping(raw: unknown, collector: ValidationCollector): Record<stri
     );
     return undefined;
   }
-  for (const [key, value] of entries) {
-    if (typeof value !== 'string') {
-      collector.add('mapping', 'type', 'A mapping operator mapping must be an object of text to text');
-      return undefined;
-    }
-    if (key.length > MAX_VALUE_LENGTH || value.length > MAX_VALUE_LENGTH) {
-      collector.add(
-        'mapping',
-        'maxlength',
-        `A mapping operator entry must be no more than ${MAX_VALUE_LENGTH} characters`,
-      );
-      return undefined;
-    }
+  if (entries.some(([key, value]) => key.length > MAX_VALUE_LENGTH || value.length > MAX_VALUE_LENGTH)) {
+    collector.add(
+      'mapping',
+      'maxlength',
+      `A mapping operator entry must be no more than ${MAX_VALUE_LENGTH} characters`,
+    );
+    return undefined;
   }
   // fromEntries defines own properties, so a "__proto__" key stays an ordinary entry.
-  return Object.fromEntries(entries) as Record<string, string>;
+  return Object.fromEntries(entries);
 }

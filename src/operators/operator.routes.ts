@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess, success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
-import { requireObjectBody } from '../shared/request-body.js';
+import { checkedBody } from '../http/validation-errors.js';
 import { entityOf, toOperatorJson, type Operator } from './operator.js';
 import { operatorSchema, operatorTypeSchema } from './operator.api.js';
+import { OperatorBody, OperatorDeleteBody } from './operator.schema.js';
 import type { OperatorService } from './operator.service.js';
 
 // Stable keys (DECISIONS.md §2): the list is `ArrayList<ConstantOp>` whatever types it holds.
@@ -50,8 +51,8 @@ export function operatorRoutes(service: OperatorService) {
     );
     app.post(
       '/operators',
-      { schema: { tags, summary: 'Create', body: operatorSchema, response: { 200: single } } },
-      async (request) => one(await service.create(requireObjectBody(request.body))),
+      { schema: { tags, summary: 'Create', body: OperatorBody, response: { 200: single } } },
+      async (request) => one(await service.create(checkedBody(request, OperatorBody))),
     );
     app.put(
       '/operators',
@@ -59,19 +60,24 @@ export function operatorRoutes(service: OperatorService) {
         schema: {
           tags,
           summary: 'Update (id required; type cannot change)',
-          body: operatorSchema,
+          body: OperatorBody,
           response: { 200: single },
         },
       },
-      async (request) => one(await service.update(requireObjectBody(request.body))),
+      async (request) => one(await service.update(checkedBody(request, OperatorBody))),
     );
     app.delete(
       '/operators',
       {
-        schema: { tags, summary: 'Delete by id', body: operatorSchema, response: { 200: envelopeSchema() } },
+        schema: {
+          tags,
+          summary: 'Delete by id',
+          body: OperatorDeleteBody,
+          response: { 200: envelopeSchema() },
+        },
       },
       async (request) => {
-        await service.delete(requireObjectBody(request.body));
+        await service.delete(checkedBody(request, OperatorDeleteBody));
         return emptySuccess();
       },
     );

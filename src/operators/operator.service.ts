@@ -1,17 +1,15 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
-import {
-  businessInvalid as invalid,
-  businessMessages as msg,
-  idToDelete,
-} from '../shared/business-messages.js';
+import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { sortByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
-import { checkId, ValidationCollector, type BusinessOperation } from '../shared/validation.js';
+import type { BusinessOperation } from '../shared/validation.js';
 import { entityOf, isOperatorTypeName, OPERATOR_TYPES, type Operator } from './operator.js';
 import { parseOperator } from './operator.parse.js';
+import type { OperatorBody, OperatorDeleteBody } from './operator.schema.js';
 import type { OperatorStore } from './operator.store.js';
 
-type Body = Readonly<Record<string, unknown>>;
+type Body = CheckedBody<OperatorBody>;
 
 /** Use cases of interface §4.2 with the rules of DECISIONS.md §3 (name unique across all types). */
 export class OperatorService {
@@ -27,9 +25,9 @@ export class OperatorService {
   }
 
   async create(body: Body): Promise<Operator> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    const input = parseOperator(body, collector);
+    const collector = body.collector;
+    const id = idOf(body);
+    const input = parseOperator(body);
     const entity = entityFor(body);
     if (id.kind === 'valid') collector.business('CREATE', await this.idOnCreate(entity, id.id));
     if (input !== undefined && (await this.store.findByName(input.name)) !== undefined) {
@@ -44,9 +42,9 @@ export class OperatorService {
   }
 
   async update(body: Body): Promise<Operator> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    const input = parseOperator(body, collector);
+    const collector = body.collector;
+    const id = idOf(body);
+    const input = parseOperator(body);
     const entity = entityFor(body);
     if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(entity));
     const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
@@ -77,9 +75,9 @@ export class OperatorService {
   }
 
   /** Only the id is needed; `type`, when given, only words the messages. */
-  async delete(body: Body): Promise<void> {
+  async delete(body: CheckedBody<OperatorDeleteBody>): Promise<void> {
     const entity = entityFor(body);
-    const id = idToDelete(body, entity);
+    const id = deleteId(body, entity);
     if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(entity, id));
   }
 
@@ -90,8 +88,9 @@ export class OperatorService {
 }
 
 /** Messages name the request's entity (`RegexReplaceOp with id 9 does not exist`), else `Operator`. */
-function entityFor(body: Body): string {
-  return isOperatorTypeName(body.type) ? entityOf(body.type) : 'Operator';
+function entityFor(body: CheckedBody<OperatorDeleteBody>): string {
+  const type = body.get('type');
+  return isOperatorTypeName(type) ? entityOf(type) : 'Operator';
 }
 
 function nameRace(error: unknown, operation: BusinessOperation, entity: string, name: string): unknown {
