@@ -1,15 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess, success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
-import { requireObjectBody } from '../shared/request-body.js';
+import { checkedBody } from '../http/validation-errors.js';
+import { IdBody } from '../shared/body-schema.js';
 import { toSchemaJson } from './schema.js';
-import {
-  propertiesQuerySchema,
-  propertySchema,
-  schemaIdParamsSchema,
-  schemaIdSchema,
-  schemaSchema,
-} from './schema.api.js';
+import { propertiesQuerySchema, propertySchema, schemaIdParamsSchema, schemaSchema } from './schema.api.js';
+import { SchemaBody } from './schema.schema.js';
 import type { SchemaService } from './schema.service.js';
 
 const LIST_KEY = 'ArrayList<Schema>';
@@ -64,9 +60,9 @@ export function schemaRoutes(service: SchemaService) {
     );
     app.post(
       '/schema',
-      { schema: { tags, summary: 'Create (id null)', body: schemaSchema, response: { 200: one } } },
+      { schema: { tags, summary: 'Create (id null)', body: SchemaBody, response: { 200: one } } },
       async (request) =>
-        success(ITEM_KEY, toSchemaJson(await service.create(requireObjectBody(request.body)))),
+        success(ITEM_KEY, toSchemaJson(await service.create(checkedBody(request, SchemaBody)))),
     );
     app.put(
       '/schema',
@@ -74,12 +70,12 @@ export function schemaRoutes(service: SchemaService) {
         schema: {
           tags,
           summary: 'Replace (id required; properties replaced too)',
-          body: schemaSchema,
+          body: SchemaBody,
           response: { 200: one },
         },
       },
       async (request) =>
-        success(ITEM_KEY, toSchemaJson(await service.update(requireObjectBody(request.body)))),
+        success(ITEM_KEY, toSchemaJson(await service.update(checkedBody(request, SchemaBody)))),
     );
     app.delete(
       '/schema',
@@ -87,12 +83,12 @@ export function schemaRoutes(service: SchemaService) {
         schema: {
           tags,
           summary: 'Delete by id (refused while a repository view uses the schema)',
-          body: schemaIdSchema,
+          body: IdBody,
           response: { 200: envelopeSchema() },
         },
       },
       async (request) => {
-        await service.delete(requireObjectBody(request.body));
+        await service.delete(checkedBody(request, IdBody));
         return emptySuccess();
       },
     );

@@ -2,8 +2,11 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrations/migrate.js';
+import { checkBody } from '../shared/body-check.js';
+import { IdBody } from '../shared/body-schema.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
+import { SchemaBody } from './schema.schema.js';
 import { SchemaService } from './schema.service.js';
 import { SchemaStore } from './schema.store.js';
 
@@ -42,12 +45,14 @@ describe('SchemaService.delete', () => {
       },
       noProperties,
     );
-    const schema = await service.create({
-      name: 'Used',
-      abbreviation: 'used',
-      namespace: 'http://used.example/',
-    });
-    const error = await rejection(service.delete({ id: schema.id }));
+    const schema = await service.create(
+      checkBody(SchemaBody, {
+        name: 'Used',
+        abbreviation: 'used',
+        namespace: 'http://used.example/',
+      }),
+    );
+    const error = await rejection(service.delete(checkBody(IdBody, { id: schema.id })));
     expect(error.results).toEqual({
       valid: false,
       messages: {
@@ -67,17 +72,19 @@ describe('SchemaService.delete', () => {
       () => Promise.resolve(calls++ === 0 ? [] : ['Late view']),
       noProperties,
     );
-    const schema = await service.create({
-      name: 'Raced',
-      abbreviation: 'raced',
-      namespace: 'http://raced.example/',
-    });
+    const schema = await service.create(
+      checkBody(SchemaBody, {
+        name: 'Raced',
+        abbreviation: 'raced',
+        namespace: 'http://raced.example/',
+      }),
+    );
     await sql`insert into repository_views (type, name, root_uri) values ('FEDORA', 'Late view', 'http://x.example/')`.execute(
       handle.db,
     );
     await sql`insert into repository_view_schemas (view_id, schema_id, position)
       select id, ${schema.id}, 0 from repository_views where name = 'Late view'`.execute(handle.db);
-    const error = await rejection(service.delete({ id: schema.id }));
+    const error = await rejection(service.delete(checkBody(IdBody, { id: schema.id })));
     expect(error.results.messages).toEqual({
       business: {
         DELETE: `Could not delete Schema with id ${schema.id} due to being used by repository views: Late view`,
@@ -88,13 +95,15 @@ describe('SchemaService.delete', () => {
   it('deletes a schema no view uses, its properties with it', async () => {
     const store = new SchemaStore(handle.db);
     const service = new SchemaService(store, () => Promise.resolve([]), noProperties);
-    const schema = await service.create({
-      name: 'Unused',
-      abbreviation: 'unused',
-      namespace: 'http://unused.example/',
-      properties: [{ uri: 'http://unused.example/p', label: 'P' }],
-    });
-    await service.delete({ id: schema.id });
+    const schema = await service.create(
+      checkBody(SchemaBody, {
+        name: 'Unused',
+        abbreviation: 'unused',
+        namespace: 'http://unused.example/',
+        properties: [{ uri: 'http://unused.example/p', label: 'P' }],
+      }),
+    );
+    await service.delete(checkBody(IdBody, { id: schema.id }));
     expect(await store.findById(schema.id)).toBeUndefined();
     const orphans = await handle.db
       .selectFrom('schema_properties')

@@ -1,13 +1,10 @@
 import { isForeignKeyViolation, isUniqueViolation } from '../db/sql-errors.js';
-import {
-  businessInvalid as invalid,
-  businessMessages as msg,
-  idToDelete,
-} from '../shared/business-messages.js';
+import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
+import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
-import { checkId, ValidationCollector } from '../shared/validation.js';
 import { ENTITY, isHttpIri, LIMITS, parseSchema, type Property, type Schema } from './schema.js';
+import type { SchemaBody } from './schema.schema.js';
 import type { SchemaStore } from './schema.store.js';
 
 /** The names of the repository views that use a schema; deleting a schema in use is refused. */
@@ -19,7 +16,7 @@ export interface PropertySource {
 }
 
 /**
- * Use cases of interface §4.5. Bodies arrive untrusted; every failure of a request is collected and
+ * Use cases of interface §4.5. Bodies arrive checked against their schema; every failure of a request is collected and
  * reported together, and nothing is written unless all checks pass.
  */
 export class SchemaService {
@@ -45,10 +42,10 @@ export class SchemaService {
     return schema;
   }
 
-  async create(body: Readonly<Record<string, unknown>>): Promise<Schema> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    const input = parseSchema(body, collector);
+  async create(body: CheckedBody<SchemaBody>): Promise<Schema> {
+    const collector = body.collector;
+    const id = idOf(body);
+    const input = parseSchema(body);
     if (id.kind === 'valid') collector.business('CREATE', await this.idOnCreate(id.id));
     if (input !== undefined && (await this.store.findIdByAbbreviation(input.abbreviation)) !== undefined) {
       collector.business('CREATE', abbreviationTaken(input.abbreviation));
@@ -62,10 +59,10 @@ export class SchemaService {
   }
 
   /** A full replace, properties included. */
-  async update(body: Readonly<Record<string, unknown>>): Promise<Schema> {
-    const collector = new ValidationCollector();
-    const id = checkId(body, collector);
-    const input = parseSchema(body, collector);
+  async update(body: CheckedBody<SchemaBody>): Promise<Schema> {
+    const collector = body.collector;
+    const id = idOf(body);
+    const input = parseSchema(body);
     if (id.kind === 'absent') collector.business('UPDATE', msg.requiresId(ENTITY));
     const existing = id.kind === 'valid' ? await this.store.findById(id.id) : undefined;
     if (id.kind === 'valid' && existing === undefined) {
@@ -89,8 +86,8 @@ export class SchemaService {
   }
 
   /** Only the id is needed; a schema that a repository view uses cannot be deleted. */
-  async delete(body: Readonly<Record<string, unknown>>): Promise<void> {
-    const id = idToDelete(body, ENTITY);
+  async delete(body: CheckedBody<{ id?: number | null }>): Promise<void> {
+    const id = deleteId(body, ENTITY);
     if ((await this.store.findById(id)) === undefined) {
       throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
     }

@@ -7,7 +7,8 @@ import {
   parseSchema,
   toSchemaJson,
 } from './schema.js';
-import { ValidationCollector } from '../shared/validation.js';
+import { checkBody } from '../shared/body-check.js';
+import { SchemaBody } from './schema.schema.js';
 
 describe('namespaceOf (DECISIONS.md §6: kept with the separator)', () => {
   it.each([
@@ -64,18 +65,15 @@ describe('isHttpIri', () => {
 
 describe('parseSchema and toSchemaJson', () => {
   it('ignores namespaces sent by the client and derives them', () => {
-    const collector = new ValidationCollector();
-    const input = parseSchema(
-      {
-        name: 'Test',
-        abbreviation: 'tst',
-        namespace: 'http://test.com/#',
-        properties: [{ uri: 'http://test.com/#p', label: 'P' }],
-        namespaces: ['http://forged.example/'],
-      },
-      collector,
-    );
-    expect(collector.isValid).toBe(true);
+    const body = checkBody(SchemaBody, {
+      name: 'Test',
+      abbreviation: 'tst',
+      namespace: 'http://test.com/#',
+      properties: [{ uri: 'http://test.com/#p', label: 'P' }],
+      namespaces: ['http://forged.example/'],
+    });
+    const input = parseSchema(body);
+    expect(body.collector.isValid).toBe(true);
     expect(toSchemaJson({ id: 7, ...input! })).toEqual({
       id: 7,
       name: 'Test',

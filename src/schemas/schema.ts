@@ -1,5 +1,7 @@
 import { compareCodeUnits } from '../shared/compare.js';
-import { checkString, type StringRule, type ValidationCollector } from '../shared/validation.js';
+import type { CheckedBody } from '../shared/body-check.js';
+import type { ValidationCollector } from '../shared/validation.js';
+import type { SchemaBody } from './schema.schema.js';
 
 /** One property a schema offers to curators (interface §2 Schema.properties). */
 export interface Property {
@@ -47,82 +49,37 @@ export function isHttpIri(value: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
-// An abbreviation becomes a SPARQL prefix (`PREFIX dc: <…>`), so it must be a valid PN_PREFIX; the ASCII
-// subset keeps it portable to every SPARQL engine.
-const ABBREVIATION_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
-
-// Messages of cap-behaviour.md §4.2 with the original's typos corrected; the limits it lacked are added.
-const RULES: readonly StringRule[] = [
-  {
-    property: 'name',
-    minLength: 2,
-    maxLength: LIMITS.name,
-    messages: {
-      required: 'A schema requires a name',
-      minlength: 'Names must be at least 2 characters long.',
-      maxlength: `Names must be at most ${LIMITS.name} characters long.`,
-      type: 'A schema name must be a string',
-    },
-  },
-  {
-    property: 'abbreviation',
-    minLength: 2,
-    maxLength: 8,
-    pattern: ABBREVIATION_PATTERN,
-    messages: {
-      required: 'A schema requires an abbreviation',
-      minlength: 'Abbreviations must be at least 2 characters long.',
-      maxlength: 'Abbreviations must be at most 8 characters long.',
-      pattern:
-        'An abbreviation must start with a letter and hold only letters, digits, "-" and "_" (it is used as a SPARQL prefix)',
-      type: 'A schema abbreviation must be a string',
-    },
-  },
-  {
-    property: 'namespace',
-    maxLength: LIMITS.namespace,
-    messages: {
-      required: 'A schema requires a namespace',
-      maxlength: `A namespace must be at most ${LIMITS.namespace} characters long.`,
-      pattern: 'A namespace must be a valid URI',
-      type: 'A schema namespace must be a string',
-    },
-  },
-];
-
 /**
- * Input rules for a schema body. `properties` null or missing is an empty list; `namespaces` in the body
- * is ignored (it is derived). Every failure is collected; undefined is returned when any was found.
+ * A schema body that passed SchemaBody, with the checks a schema cannot make: the namespace an http(s)
+ * IRI, each property's uri and label. `namespaces` in the body is ignored (it is derived). Every failure is
+ * collected; undefined is returned when any was found.
  */
-export function parseSchema(
-  body: Readonly<Record<string, unknown>>,
-  collector: ValidationCollector,
-): SchemaInput | undefined {
-  const [name, abbreviation, checkedNamespace] = RULES.map((rule) => checkString(body, rule, collector));
-  let namespace = checkedNamespace;
+export function parseSchema(body: CheckedBody<SchemaBody>): SchemaInput | undefined {
+  const collector = body.collector;
+  const namespace = body.get('namespace');
   if (namespace !== undefined && !isHttpIri(namespace)) {
     collector.add('namespace', 'pattern', 'A namespace must be a valid URI');
-    namespace = undefined;
   }
-  const properties = parseProperties(body.properties, collector);
-  if (name === undefined || abbreviation === undefined || namespace === undefined) return undefined;
-  if (properties === undefined) return undefined;
-  return { name, abbreviation, namespace, properties };
+  const properties = body.passed('properties')
+    ? parseProperties(body.get('properties'), collector)
+    : undefined;
+  const value = body.value;
+  if (value === undefined || properties === undefined) return undefined;
+  return { name: value.name, abbreviation: value.abbreviation, namespace: value.namespace, properties };
 }
 
-function parseProperties(value: unknown, collector: ValidationCollector): Property[] | undefined {
+function parseProperties(
+  value: readonly unknown[] | null | undefined,
+  collector: ValidationCollector,
+): Property[] | undefined {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    collector.add('properties', 'type', 'Properties must be a list of {"uri", "label"} objects');
-    return undefined;
-  }
   if (value.length > LIMITS.properties) {
     collector.add('properties', 'maxlength', `A schema can hold at most ${LIMITS.properties} properties`);
     return undefined;
   }
   const properties: Property[] = [];
   let failed = false;
-  for (const [index, item] of (value as unknown[]).entries()) {
+  for (const [index, item] of value.entries()) {
     const property = parseProperty(item, index + 1, collector);
     if (property === undefined) failed = true;
     else properties.push(property);
