@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { freePort } from './shared/free-port.js';
+import { ROOT } from './shared/settings.js';
 
 /**
  * Child process of `bench/context.ts`: ONE Community Solid Server 7.2 with the contract tests'
@@ -9,21 +10,6 @@ import { fileURLToPath } from 'node:url';
  * never for production), listening on loopback only. Prints a Fastify-style "Server listening at" JSON
  * line so `startChildServer` finds its URL; stops on SIGTERM.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => {
-        resolve(address.port);
-      });
-    });
-  });
-}
-
 /** CSS listens on every interface for a bare port; while it starts, such `listen` calls get loopback. */
 async function onLoopback(start: () => Promise<void>): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/unbound-method

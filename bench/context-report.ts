@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProblems, type RunFigures } from './report.js';
+import { median } from './shared/median.js';
 
 /** The target: the service adds at most 25% over the upstream round trip it needs. */
 export const LATENCY_GOAL = 1.25;
@@ -81,12 +82,6 @@ export interface ContextReport {
   /** True when every comparison meets both goals and no run was flagged. */
   goalHolds: boolean;
   comparisons: Comparison[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const sideOf = (runs: OpFigures[]): Side => ({

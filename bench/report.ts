@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type autocannon from 'autocannon';
+import { median } from './shared/median.js';
 
 export const GOAL_RATIO = 0.5;
 
@@ -77,12 +78,6 @@ export function runProblems(run: RunFigures): string {
     .filter(([count]) => count > 0)
     .map(([count, what]) => `${count} ${what}`)
     .join(', ');
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Medians over the runs, each figure on its own; ratio = median target req/s ÷ median baseline req/s. */

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startChildServer, type ChildServer } from './child-server.js';
 import {
@@ -24,22 +23,15 @@ import {
   SUCCESS_PREFIX,
   type Scenario,
 } from './scenarios.js';
+import { autocannonVersion, machineFacts } from './shared/machine.js';
+import { envInt, RESULTS, ROOT } from './shared/settings.js';
 
 /**
  * `npm run bench`: Scriptorium against bare Fastify, both in child processes, under the same autocannon
  * load from this process. Settings: BENCH_DURATION (s, default 10), BENCH_RUNS (default 3),
  * BENCH_WARMUP (s, default 2), BENCH_DATABASE_URL (optional: repeat against that PostgreSQL database).
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS = path.join(ROOT, 'bench', 'results');
 const CONNECTIONS = 10;
-
-function envInt(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be an integer ≥ ${min}`);
-  return Number(raw);
-}
 
 const duration = envInt('BENCH_DURATION', 10, 1);
 const runs = envInt('BENCH_RUNS', 3, 1);
@@ -149,26 +141,12 @@ async function benchDatabase(
 }
 
 async function main(): Promise<void> {
-  const autocannonVersion = (
-    JSON.parse(await readFile(path.join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as {
-      version: string;
-    }
-  ).version;
-  const cpus = os.cpus();
+  const autocannonRelease = await autocannonVersion();
   const report: Report = {
     date: new Date().toISOString(),
-    machine: {
-      node: process.version,
-      os: `${os.type()} ${os.release()} ${os.arch()}`,
-      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-      cpuCount: cpus.length,
-      totalMemoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-      // Other work on the machine skews every figure; a 1-minute load well above 0 before the bench
-      // starts means a noisy run (during it, the bench itself keeps two to three threads busy).
-      loadAverageAtStart: os.loadavg()[0]!.toFixed(2),
-    },
+    machine: machineFacts(),
     settings: {
-      autocannon: autocannonVersion,
+      autocannon: autocannonRelease,
       connections: CONNECTIONS,
       durationSeconds: duration,
       runs,

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runProblems } from '../report.js';
+import { median } from '../shared/median.js';
+import { RESULTS } from '../shared/settings.js';
+import { CONNECTIONS, duration, runs, uploadMiB } from './settings.js';
+import type { SmallResult } from './throughput.js';
+import type { DiskFloor, TransferResult } from './transfers.js';
+
+/** Writes bench/results/repository.md and .json and prints the Markdown. */
+export async function writeRepositoryReport(
+  small: readonly SmallResult[],
+  large: { disk: DiskFloor; results: TransferResult[] },
+): Promise<void> {
+  const lines = [
+    '# Embedded repository benchmark',
+    '',
+    `${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? '?'} · ` +
+      `${CONNECTIONS} connections, ${duration} s per run, ${runs} runs (medians)`,
+    '',
+    'Scriptorium: `node --import tsx src/main.ts`, SQLite, LOG_LEVEL=info, HTTP Basic on every request. ' +
+      'Community Solid Server 7.2: memory backend, allow-all authorization, log level warn. Both in child processes; ' +
+      'autocannon in the parent; all share the CPUs.',
+    '',
+    '| operation | Scriptorium req/s | CSS req/s | ratio (goal ≥ 2×) | Scriptorium p50 / p99 ms | CSS p50 / p99 ms | problems |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  const json: Record<string, unknown> = { small: [], large };
+  for (const s of small) {
+    const a = median(s.scriptorium.map((f) => f.reqPerSec));
+    const b = median(s.css.map((f) => f.reqPerSec));
+    const problems = [
+      ...s.scriptorium.map((f) => runProblems(f)),
+      ...s.css.map((f) => runProblems(f)),
+    ].filter((p) => p !== '');
+    lines.push(
+      `| ${s.scenario} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(a / b).toFixed(2)}× | ` +
+        `${median(s.scriptorium.map((f) => f.p50Ms))} / ${median(s.scriptorium.map((f) => f.p99Ms))} | ` +
+        `${median(s.css.map((f) => f.p50Ms))} / ${median(s.css.map((f) => f.p99Ms))} | ${problems.join('; ') || 'clean'} |`,
+    );
+    (json.small as unknown[]).push({ ...s, ratio: a / b });
+  }
+  lines.push(
+    '',
+    `${uploadMiB} MiB binary (medians of ${runs}); disk floor: write+fsync ${large.disk.writeMs.toFixed(0)} ms, read ${large.disk.readMs.toFixed(0)} ms.`,
+    '',
+    '| server | upload ms | upload ÷ disk write (goal ≤ 2×) | download ms | download ÷ disk read | RSS idle MiB | peak RSS 10 MiB upload | peak RSS 100 MiB upload |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const r of large.results) {
+    lines.push(
+      `| ${r.target} | ${r.uploadMs.toFixed(0)} | ${(r.uploadMs / large.disk.writeMs).toFixed(2)}× | ${r.downloadMs.toFixed(0)} | ` +
+        `${(r.downloadMs / large.disk.readMs).toFixed(2)}× | ${r.idleRssMiB.toFixed(0)} | ${r.smallUploadPeakRssMiB.toFixed(0)} | ${r.peakRssMiB.toFixed(0)} |`,
+    );
+  }
+  lines.push('');
+  fs.mkdirSync(RESULTS, { recursive: true });
+  await writeFile(path.join(RESULTS, 'repository.md'), `${lines.join('\n')}\n`);
+  await writeFile(path.join(RESULTS, 'repository.json'), `${JSON.stringify(json, null, 2)}\n`);
+  console.log(`\n${lines.join('\n')}\nWrote bench/results/repository.md and repository.json`);
+}
