@@ -3,9 +3,10 @@ import { principalOf } from '../http/access.js';
 import { clientKey } from '../http/client-address.js';
 import { emptySuccess, success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
-import { requireObjectBody } from '../shared/request-body.js';
+import { checkedBody } from '../http/validation-errors.js';
 import { PasswordHashingBusyError } from '../users/password.js';
-import { authTokenSchema, loginSchema } from '../users/user.api.js';
+import { authTokenSchema } from '../users/user.api.js';
+import { LoginBody } from './auth.schema.js';
 import type { AuthService } from './auth.service.js';
 import { loginRateLimit, tooManyRequests, type LoginRates } from './login-rate-limit.js';
 
@@ -22,13 +23,13 @@ export function authRoutes(auth: AuthService, rates: LoginRates) {
         schema: {
           tags,
           summary: 'Sign in; send the token as `Authorization: Bearer <token>` (or a `jwt` header)',
-          body: loginSchema,
+          body: LoginBody,
           response: { 200: envelopeSchema(payloadOf('AuthToken', authTokenSchema)) },
         },
       },
       async (request, reply) => {
         try {
-          const token = await auth.login(requireObjectBody(request.body), clientKey(request.ip));
+          const token = await auth.login(checkedBody(request, LoginBody), clientKey(request.ip));
           return success('AuthToken', token, 'Login successful');
         } catch (error) {
           // The password-hashing queue is full: a flood is under way; this attempt was not counted.

@@ -8,6 +8,8 @@ import Fastify from 'fastify';
 import { startAttemptPurge } from './attempt-purge.js';
 import { AuthService, DEFAULT_AUTH_SETTINGS, LOGIN_THROTTLED } from './auth.service.js';
 import { LoginAttemptStore, SessionStore } from './session.store.js';
+import { checkBody } from '../shared/body-check.js';
+import { LoginBody } from './auth.schema.js';
 
 /** Token expiry and throttle windows with a controlled clock, on the real database under test. */
 let database: TestDatabase;
@@ -45,7 +47,10 @@ afterEach(async () => {
 
 describe('AuthService', () => {
   it('stops accepting a token once it expires', async () => {
-    const { token, expiration } = await auth.login({ username: 'ada', password: 'correct-horse' }, HERE);
+    const { token, expiration } = await auth.login(
+      checkBody(LoginBody, { username: 'ada', password: 'correct-horse' }),
+      HERE,
+    );
     expect(expiration).toBe(now + 60_000);
     now += 59_000;
     expect((await auth.authenticate(token))?.username).toBe('ada');
@@ -54,7 +59,8 @@ describe('AuthService', () => {
   });
 
   it('after 10 failures from one address, backs off exponentially there: 1, 2, 4… minutes, at most 30', async () => {
-    const attempt = (password: string) => auth.login({ username: 'ada', password }, HERE);
+    const attempt = (password: string) =>
+      auth.login(checkBody(LoginBody, { username: 'ada', password }), HERE);
     const throttled = {
       results: { messages: { business: { LOGIN: expect.stringContaining(LOGIN_THROTTLED) as unknown } } },
     };
@@ -77,19 +83,25 @@ describe('AuthService', () => {
 
   it('keeps no row for an attempt the lock-out refuses', async () => {
     for (let i = 0; i < 10; i += 1)
-      await expect(auth.login({ username: 'ada', password: `bad-${i}` }, HERE)).rejects.toThrow();
+      await expect(
+        auth.login(checkBody(LoginBody, { username: 'ada', password: `bad-${i}` }), HERE),
+      ).rejects.toThrow();
     expect(await attempts.count()).toBe(10);
     for (let i = 0; i < 20; i += 1)
-      await expect(auth.login({ username: 'ada', password: `more-${i}` }, HERE)).rejects.toThrow(
-        /validation/,
-      );
+      await expect(
+        auth.login(checkBody(LoginBody, { username: 'ada', password: `more-${i}` }), HERE),
+      ).rejects.toThrow(/validation/);
     expect(await attempts.count()).toBe(10);
   });
 
   it('purges attempts older than the window on a timer, stopped when the app closes', async () => {
-    await expect(auth.login({ username: 'nobody', password: 'x' }, HERE)).rejects.toThrow();
+    await expect(
+      auth.login(checkBody(LoginBody, { username: 'nobody', password: 'x' }), HERE),
+    ).rejects.toThrow();
     now += DEFAULT_AUTH_SETTINGS.attemptWindowMs - 1;
-    await expect(auth.login({ username: 'ghost', password: 'x' }, HERE)).rejects.toThrow();
+    await expect(
+      auth.login(checkBody(LoginBody, { username: 'ghost', password: 'x' }), HERE),
+    ).rejects.toThrow();
     expect(await attempts.count()).toBe(2);
     now += 1;
     const app = Fastify();
@@ -106,7 +118,10 @@ describe('AuthService', () => {
   });
 
   it('stores only a hash of each token', async () => {
-    const { token } = await auth.login({ username: 'ada', password: 'correct-horse' }, HERE);
+    const { token } = await auth.login(
+      checkBody(LoginBody, { username: 'ada', password: 'correct-horse' }),
+      HERE,
+    );
     const rows = await handle.db.selectFrom('sessions').select('token_hash').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).not.toContain(token);

@@ -1,12 +1,14 @@
 import type { Principal } from './roles.js';
 import { ValidationFailedError } from '../shared/errors.js';
-import { checkString, ValidationCollector } from '../shared/validation.js';
+import type { CheckedBody } from '../shared/body-check.js';
+import { ValidationCollector } from '../shared/validation.js';
 import { decoyHash, PasswordHashingBusyError, verifyPassword } from '../users/password.js';
 import { normalizeUsername } from '../users/user.js';
 import type { UserStore } from '../users/user.store.js';
 import { describeWait, lockoutWait, type LockoutSettings } from './lockout.js';
 import type { LoginAttemptStore, SessionStore } from './session.store.js';
 import { hashToken, newToken } from './tokens.js';
+import type { LoginBody } from './auth.schema.js';
 
 export interface AuthToken {
   token: string;
@@ -35,8 +37,6 @@ export const LOGIN_FAILED = 'Authentication failed: unknown username or wrong pa
 /** The start of the lock-out message; the rest says how long to wait. */
 export const LOGIN_THROTTLED = 'Too many failed sign-in attempts for this username from this address';
 
-type Body = Readonly<Record<string, unknown>>;
-
 /** Sign-in, sign-out and token checks (DECISIONS.md §5). */
 export class AuthService {
   constructor(
@@ -51,36 +51,10 @@ export class AuthService {
   }
 
   /** `address` is the client key of the request (http/client-address.ts). */
-  async login(body: Body, address: string): Promise<AuthToken> {
-    const collector = new ValidationCollector();
-    const username = checkString(
-      body,
-      {
-        property: 'username',
-        maxLength: 100,
-        messages: {
-          required: 'A username is required',
-          maxlength: 'A username must be no more than 100 characters',
-          type: 'A username must be a string',
-        },
-      },
-      collector,
-    );
-    const password = checkString(
-      body,
-      {
-        property: 'password',
-        maxLength: 200,
-        messages: {
-          required: 'A password is required',
-          maxlength: 'A password must be no more than 200 characters',
-          type: 'A password must be a string',
-        },
-      },
-      collector,
-    );
-    if (username === undefined || password === undefined)
-      throw new ValidationFailedError(collector.results());
+  async login(body: CheckedBody<LoginBody>, address: string): Promise<AuthToken> {
+    const value = body.value;
+    if (value === undefined) throw new ValidationFailedError(body.collector.results());
+    const { username, password } = value;
 
     const name = normalizeUsername(username);
     const now = this.now();

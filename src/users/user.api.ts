@@ -22,12 +22,6 @@ export const credentialsSchema: JsonSchema = {
   },
 };
 
-export const loginSchema: JsonSchema = {
-  type: 'object',
-  properties: { username: { type: 'string' }, password: { type: 'string' } },
-  required: ['username', 'password'],
-};
-
 export const authTokenSchema: JsonSchema = {
   type: 'object',
   properties: {

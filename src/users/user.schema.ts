@@ -9,15 +9,16 @@ import { ASSIGNABLE_ROLES } from './user.js';
  */
 
 export const PASSWORD_MAX_LENGTH = 200;
+export const USERNAME_MAX_LENGTH = 100;
 
 const Username = Type.String({
   minLength: 2,
-  maxLength: 100,
+  maxLength: USERNAME_MAX_LENGTH,
   pattern: '^[A-Za-z0-9._@+-]+$',
   ...messages({
     required: 'A user requires a username',
     minlength: 'A username must be at least 2 characters',
-    maxlength: 'A username must be no more than 100 characters',
+    maxlength: `A username must be no more than ${USERNAME_MAX_LENGTH} characters`,
     pattern: 'A username may contain only letters, digits and . _ @ + -',
     type: 'A username must be a string',
   }),
