@@ -1,5 +1,7 @@
 /**
- * JSON Schema fragments for the OpenAPI document. They describe; they do not validate (see server.ts).
+ * Plain JSON Schema fragments for the OpenAPI document: responses, path parameters and query strings.
+ * They describe; they do not validate. Request bodies are TypeBox schemas, which Fastify does validate
+ * (each capability's *.schema.ts, http/validation-errors.ts).
  */
 export type JsonSchema = Record<string, unknown>;
 

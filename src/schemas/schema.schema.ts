@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { messages, Nullable, OptionalId } from '../shared/body-schema.js';
-import { LIMITS } from './schema.js';
 
 /**
  * The Schema body of interface §2 with the messages of cap-behaviour.md §4.2 (typos corrected) and the
@@ -8,6 +7,15 @@ import { LIMITS } from './schema.js';
  * its type. Whether the namespace is an http(s) IRI, and each property's rules (reported per property
  * number, "Property 3 requires a uri"), are checked in schema.ts.
  */
+
+/** Lengths and counts of a schema's text, written once for the schema below and the checks of schema.ts. */
+export const LIMITS = {
+  name: 255,
+  namespace: 2000,
+  uri: 2000,
+  label: 500,
+  properties: 2000,
+} as const;
 
 /** OpenAPI shape of a property: an absolute http(s) IRI and its label. */
 export const propertySchema = Type.Object({

@@ -3,8 +3,8 @@ import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
-import { ENTITY, isHttpIri, LIMITS, parseSchema, type Property, type Schema } from './schema.js';
-import type { SchemaBody } from './schema.schema.js';
+import { ENTITY, isHttpIri, parseSchema, type Property, type Schema } from './schema.js';
+import { LIMITS, type SchemaBody } from './schema.schema.js';
 import type { SchemaStore } from './schema.store.js';
 
 /** The names of the repository views that use a schema; deleting a schema in use is refused. */

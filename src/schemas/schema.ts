@@ -1,7 +1,7 @@
 import { compareCodeUnits } from '../shared/compare.js';
 import type { CheckedBody } from '../shared/body-check.js';
 import type { ValidationCollector } from '../shared/validation.js';
-import type { SchemaBody } from './schema.schema.js';
+import { LIMITS, type SchemaBody } from './schema.schema.js';
 
 /** One property a schema offers to curators (interface §2 Schema.properties). */
 export interface Property {
@@ -24,14 +24,6 @@ export interface Schema {
 export type SchemaInput = Omit<Schema, 'id'>;
 
 export const ENTITY = 'Schema';
-
-export const LIMITS = {
-  name: 255,
-  namespace: 2000,
-  uri: 2000,
-  label: 500,
-  properties: 2000,
-} as const;
 
 /**
  * An absolute http(s) IRI: `new URL` must accept it, the scheme must be http or https, and it must not

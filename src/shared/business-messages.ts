@@ -1,5 +1,5 @@
 import { ValidationFailedError } from './errors.js';
-import { checkId, ValidationCollector, type BusinessOperation } from './validation.js';
+import { ValidationCollector, type BusinessOperation } from './validation.js';
 
 /** Business-rule messages of DECISIONS.md §3, in one place so every capability words them alike. */
 export const businessMessages = {
@@ -16,16 +16,4 @@ export function businessInvalid(operation: BusinessOperation, message: string): 
   const collector = new ValidationCollector();
   collector.business(operation, message);
   return new ValidationFailedError(collector.results());
-}
-
-/**
- * The id of a DELETE body (DECISIONS.md §3: only the id is needed): INVALID `business.DELETE`
- * `<Entity> requires an id` without one, `id.type` for a malformed one.
- */
-export function idToDelete(body: Readonly<Record<string, unknown>>, entity: string): number {
-  const collector = new ValidationCollector();
-  const id = checkId(body, collector);
-  if (id.kind === 'absent') collector.business('DELETE', businessMessages.requiresId(entity));
-  if (id.kind !== 'valid') throw new ValidationFailedError(collector.results());
-  return id.id;
 }
