@@ -37,12 +37,9 @@ export default tseslint.config(
       'src/auth/login-rate-limit.ts',
       'src/auth/rate-limit-store.ts',
       'src/auth/token-authorizer.ts',
-      // The embedded repository's HTTP layer (its plugin and handlers). Its store (store/) and binaries
-      // refuse in domain terms and are held to the rule; its RDF and SPARQL modules still throw
-      // RepositoryError (../http/errors) and join once they throw errors of their own.
+      // The embedded repository's HTTP layer (its plugin and handlers). Everything else in it (store,
+      // binaries, RDF, SPARQL) refuses in domain terms and is held to the rule.
       'src/embedded-repository/http/**',
-      'src/embedded-repository/rdf/**',
-      'src/embedded-repository/sparql/**',
     ],
     rules: {
       'no-restricted-imports': [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { repositoryPatchPolicy } from '../../linked-data/sparql/update-policies.js';
 import { vetSparqlUpdate } from '../../linked-data/sparql/update-vetter.js';
-import { RepositoryError } from '../http/errors.js';
+import { RepositoryRefusal } from '../refusal.js';
 import { planUpdate as planVetted } from './update-plan.js';
 
 const BASE = 'http://repo.test/rest/a';
@@ -43,7 +43,7 @@ describe('planUpdate', () => {
   it('refuses text that is not Unicode (400)', () => {
     for (const literal of ['"\\U00110000"', '"\\U0000DC00"']) {
       expect(() => planUpdate(`INSERT DATA { <> <http://x/p> ${literal} }`, BASE, 5)).toThrow(
-        RepositoryError,
+        RepositoryRefusal,
       );
     }
   });

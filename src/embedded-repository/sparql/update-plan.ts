@@ -5,7 +5,7 @@ import {
   hasLoneSurrogate,
   LONE_SURROGATE_PROBLEM,
 } from '../../shared/unicode.js';
-import { RepositoryError } from '../http/errors.js';
+import { RepositoryRefusal } from '../refusal.js';
 import type { UpdateStep } from './update-worker.js';
 
 export interface UpdatePlan {
@@ -24,7 +24,8 @@ export function planUpdate(text: string, parsed: sparqljs.Update, maxSolutions: 
   // sparqljs turns such escapes into surrogates instead of refusing them; the text itself never runs.
   const beyond = escapeBeyondUnicode(text);
   if (beyond !== undefined)
-    throw RepositoryError.badRequest(
+    throw new RepositoryRefusal(
+      'invalid',
       `The SPARQL Update is not valid Unicode: ${beyondUnicodeProblem(beyond)}`,
     );
   let countVariable = 'solutions';
@@ -33,7 +34,10 @@ export function planUpdate(text: string, parsed: sparqljs.Update, maxSolutions: 
   const steps = parsed.updates.map((operation): UpdateStep => {
     const update = generator.stringify({ type: 'update', prefixes: {}, updates: [operation] });
     if (hasLoneSurrogate(update))
-      throw RepositoryError.badRequest(`The SPARQL Update is not valid Unicode: ${LONE_SURROGATE_PROBLEM}`);
+      throw new RepositoryRefusal(
+        'invalid',
+        `The SPARQL Update is not valid Unicode: ${LONE_SURROGATE_PROBLEM}`,
+      );
     const where = whereOf(operation);
     if (where === undefined) return { update, count: null };
     const select = generator.stringify({
