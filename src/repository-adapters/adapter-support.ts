@@ -5,7 +5,6 @@ import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { parseRdf } from '../linked-data/rdf/parse.js';
 import { RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
 import { LDP } from '../linked-data/rdf/vocab.js';
-import type { VerificationResult } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
 
 /** RDF first; `*\/*` last so that a binary answers with its bytes instead of 406. */
@@ -147,37 +146,16 @@ export function httpDateToMs(value: string | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** ping: any HTTP answer from the root within the timeouts. */
-export async function pingRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
-  try {
-    const response = await client.send({
-      method: 'GET',
-      uri: client.rootUri,
-      headers: { accept: 'text/turtle, */*;q=0.1' },
-    });
-    await discard(response);
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, message: `Ping failed: ${messageOf(error)}` };
-  }
-}
-
-/** auth: the root answers 2xx with the view's credentials. */
-export async function checkAuthRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
-  try {
-    const response = await client.send({
-      method: 'GET',
-      uri: client.rootUri,
-      headers: { accept: 'text/turtle, */*;q=0.1' },
-    });
-    await discard(response);
-    if (response.status >= 200 && response.status < 300) return { ok: true };
-    return { ok: false, message: `Authentication failed. Status ${response.status}` };
-  } catch (error) {
-    return { ok: false, message: `Authentication failed: ${messageOf(error)}` };
-  }
-}
-
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * After an upload, whatever the repository did not read of the caller's stream is drained, so the
+ * caller's request (e.g. a multipart upload) does not stall.
+ */
+export function drainUnread(
+  content: NodeJS.ReadableStream & { readableEnded: boolean; destroyed: boolean },
+): void {
+  if (!content.readableEnded && !content.destroyed) content.resume();
 }

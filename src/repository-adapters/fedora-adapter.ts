@@ -1,24 +1,23 @@
-import { LRUCache } from 'lru-cache';
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError } from '../shared/errors.js';
 import {
   DESCRIBE_ACCEPT,
-  checkAuthRoot,
   checkedIri,
   childrenOf,
   contentLengthOf,
+  drainUnread,
   createdUri,
   derivedParent,
   hasTypeLink,
   linkTargetsOf,
-  messageOf,
   patchSparql,
-  pingRoot,
   readRdf,
   sameResource,
 } from './adapter-support.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import { FedoraFixity } from './fedora-fixity.js';
+import { PatchTargets } from './patch-targets.js';
+import { checkAuthRoot, checkRootContent, pingRoot } from './root-checks.js';
 import { FedoraTransactions, atomicHeaders } from './fedora-transactions.js';
 import { FedoraVersions, PREFER_NO_CONTAINMENT } from './fedora-version-facet.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
@@ -57,10 +56,11 @@ export class FedoraAdapter implements RepositoryAdapter {
   readonly transactions: TransactionFacet;
   readonly versions: VersionFacet;
   readonly fixity: FixityFacet;
-  /** Where a resource's triples are PATCHed: its `describedby` (binaries) or null (itself). */
-  private readonly patchTargets = new LRUCache<string, string>({ max: 1000 });
+  /** Where a resource's triples are PATCHed: its `describedby` (binaries) or itself. */
+  private readonly patchTargets: PatchTargets;
 
   constructor(readonly client: RepositoryHttpClient) {
+    this.patchTargets = new PatchTargets(client);
     this.transactions = new FedoraTransactions(client);
     this.versions = new FedoraVersions(client);
     this.fixity = new FedoraFixity(client);
@@ -78,7 +78,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       // A binary: its bytes are not wanted here; its description is at rel="describedby".
       abandon(response);
       const description = this.describedBy(response, target);
-      this.patchTargets.set(target, description);
+      this.patchTargets.remember(target, description);
       const described = await this.client.expectOk({
         method: 'GET',
         uri: description,
@@ -87,7 +87,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       const quads = await readRdf(this.client, described);
       return { uri: target, isBinary: true, quads, children: [], parent: this.parentOf(target, quads) };
     }
-    this.patchTargets.set(target, target);
+    this.patchTargets.remember(target, target);
     const quads = await readRdf(this.client, response);
     return {
       uri: target,
@@ -126,7 +126,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       body,
     });
     const created = await createdUri(this.client, response, true);
-    this.patchTargets.set(created, created);
+    this.patchTargets.remember(created, created);
     return created;
   }
 
@@ -165,11 +165,10 @@ export class FedoraAdapter implements RepositoryAdapter {
       const created = await createdUri(this.client, response, true);
       const description = linkTargetsOf(response, 'describedby')[0];
       if (description !== undefined)
-        this.patchTargets.set(created, this.client.confineAnswered(response, description));
+        this.patchTargets.remember(created, this.client.confineAnswered(response, description));
       return created;
     } finally {
-      // Whatever the repository did not read is drained, so the caller's upload does not stall.
-      if (!binary.content.readableEnded && !binary.content.destroyed) binary.content.resume();
+      drainUnread(binary.content);
     }
   }
 
@@ -200,7 +199,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       headers: atomicHeaders(this.client.rootUri, tx),
     });
     await discard(response);
-    this.patchTargets.delete(target);
+    this.patchTargets.forget(target);
   }
 
   ping(): Promise<VerificationResult> {
@@ -211,17 +210,10 @@ export class FedoraAdapter implements RepositoryAdapter {
     return checkAuthRoot(this.client);
   }
 
-  async checkContent(): Promise<VerificationResult> {
+  checkContent(): Promise<VerificationResult> {
     const root = this.client.rootUri;
-    try {
-      const response = await this.client.send({
-        method: 'GET',
-        uri: root,
-        headers: { accept: RDF_ACCEPT, prefer: PREFER_NO_CONTAINMENT },
-      });
-      if (response.status < 200 || response.status >= 300) {
-        return { ok: false, message: `Content check failed: ${(await this.client.fail(response)).message}` };
-      }
+    const headers = { accept: RDF_ACCEPT, prefer: PREFER_NO_CONTAINMENT };
+    return checkRootContent(this.client, headers, async (response) => {
       if (!isRdfMediaType(mediaTypeOf(response.header('content-type')), UPSTREAM_ANSWER)) {
         await discard(response);
         return { ok: false, message: `${root} is not a Fedora repository root: it does not answer RDF` };
@@ -238,9 +230,7 @@ export class FedoraAdapter implements RepositoryAdapter {
         ok: false,
         message: `${root} is not a Fedora repository root: it has no rdf:type fedora:RepositoryRoot`,
       };
-    } catch (error) {
-      return { ok: false, message: `Content check failed: ${messageOf(error)}` };
-    }
+    });
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -252,18 +242,12 @@ export class FedoraAdapter implements RepositoryAdapter {
   }
 
   /** Where triples of `target` are PATCHed: itself, or for a binary its description (one HEAD to find out). */
-  private async patchTarget(target: string, tx: TransactionRef | undefined): Promise<string> {
-    const known = this.patchTargets.get(target);
-    if (known !== undefined) return known;
-    const response = await this.client.expectOk({
-      method: 'HEAD',
-      uri: target,
-      headers: { accept: DESCRIBE_ACCEPT, ...atomicHeaders(this.client.rootUri, tx) },
-    });
-    await discard(response);
-    const description = hasTypeLink(response, LDP.NonRDFSource) ? this.describedBy(response, target) : null;
-    this.patchTargets.set(target, description ?? target);
-    return description ?? target;
+  private patchTarget(target: string, tx: TransactionRef | undefined): Promise<string> {
+    return this.patchTargets.of(
+      target,
+      (response) => (hasTypeLink(response, LDP.NonRDFSource) ? this.describedBy(response, target) : target),
+      atomicHeaders(this.client.rootUri, tx),
+    );
   }
 
   private patch(target: string, update: string, tx: TransactionRef | undefined): Promise<void> {

@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError, CapabilityUnsupportedError, UpstreamFailedError } from '../shared/errors.js';
 import {
   DESCRIBE_ACCEPT,
-  checkAuthRoot,
   checkedIri,
   childrenOf,
   contentLengthOf,
+  drainUnread,
   createdUri,
   derivedParent,
   hasTypeLink,
   linkTargetsOf,
-  messageOf,
   patchSparql,
-  pingRoot,
   readRdf,
   sameResource,
 } from './adapter-support.js';
@@ -38,6 +35,8 @@ import {
   type RepositoryHttpClient,
   type UpstreamResponse,
 } from './repository-http-client.js';
+import { PatchTargets } from './patch-targets.js';
+import { checkAuthRoot, checkRootContent, pingRoot } from './root-checks.js';
 import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 
 /** Client-side recursive delete of a non-empty container: at most this deep and this many resources. */
@@ -56,9 +55,11 @@ type ResourceShape = 'container' | 'binary' | 'document';
 export class LdpAdapter implements RepositoryAdapter {
   readonly kind = 'LDP' as const;
   /** Where a resource's triples are PATCHed (describedby for containers and binaries, else itself). */
-  private readonly patchTargets = new LRUCache<string, string>({ max: 1000 });
+  private readonly patchTargets: PatchTargets;
 
-  constructor(readonly client: RepositoryHttpClient) {}
+  constructor(readonly client: RepositoryHttpClient) {
+    this.patchTargets = new PatchTargets(client);
+  }
 
   async describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription> {
     this.noTransaction(tx);
@@ -179,7 +180,7 @@ export class LdpAdapter implements RepositoryAdapter {
       await this.removeInterrupted(parent, slug);
       throw error;
     } finally {
-      if (!binary.content.readableEnded && !binary.content.destroyed) binary.content.resume();
+      drainUnread(binary.content);
     }
     if (response.status < 200 || response.status >= 300) throw await this.client.fail(response);
     const created = await createdUri(this.client, response, false);
@@ -248,13 +249,9 @@ export class LdpAdapter implements RepositoryAdapter {
     return checkAuthRoot(this.client);
   }
 
-  async checkContent(): Promise<VerificationResult> {
+  checkContent(): Promise<VerificationResult> {
     const root = this.client.rootUri;
-    try {
-      const response = await this.client.send({ method: 'GET', uri: root, headers: { accept: RDF_ACCEPT } });
-      if (response.status < 200 || response.status >= 300) {
-        return { ok: false, message: `Content check failed: ${(await this.client.fail(response)).message}` };
-      }
+    return checkRootContent(this.client, { accept: RDF_ACCEPT }, async (response) => {
       if (hasTypeLink(response, LDP.Container) || hasTypeLink(response, LDP.BasicContainer)) {
         await discard(response);
         return { ok: true };
@@ -275,9 +272,7 @@ export class LdpAdapter implements RepositoryAdapter {
         ok: false,
         message: `${root} is not a Linked Data Platform container: it is not typed ldp:Container`,
       };
-    } catch (error) {
-      return { ok: false, message: `Content check failed: ${messageOf(error)}` };
-    }
+    });
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -293,20 +288,13 @@ export class LdpAdapter implements RepositoryAdapter {
       shape === 'document' || advertised === undefined
         ? target
         : this.client.confineAnswered(response, advertised);
-    this.patchTargets.set(target, description);
-    return description;
+    return this.patchTargets.remember(target, description);
   }
 
-  private async patchTarget(target: string): Promise<string> {
-    const known = this.patchTargets.get(target);
-    if (known !== undefined) return known;
-    const response = await this.client.expectOk({
-      method: 'HEAD',
-      uri: target,
-      headers: { accept: DESCRIBE_ACCEPT },
-    });
-    await discard(response);
-    return this.rememberPatchTarget(target, response, shapeOf(response));
+  private patchTarget(target: string): Promise<string> {
+    return this.patchTargets.of(target, (response) =>
+      this.rememberPatchTarget(target, response, shapeOf(response)),
+    );
   }
 
   private patch(target: string, update: string): Promise<void> {
@@ -317,7 +305,7 @@ export class LdpAdapter implements RepositoryAdapter {
     const response = await this.client.send({ method: 'DELETE', uri: target });
     if (response.status >= 200 && response.status < 300) {
       await discard(response);
-      this.patchTargets.delete(target);
+      this.patchTargets.forget(target);
       return;
     }
     if (response.status !== 409) throw await this.client.fail(response);
@@ -350,7 +338,7 @@ export class LdpAdapter implements RepositoryAdapter {
       await this.deleteTree(this.client.confineAnswered(listing, child), depth + 1, budget);
     }
     await discard(await this.client.expectOk({ method: 'DELETE', uri: target }));
-    this.patchTargets.delete(target);
+    this.patchTargets.forget(target);
   }
 
   /**
