@@ -7,7 +7,7 @@ import { applyScenario, operatorsScenario, rowsScenario } from './scale/list-sce
 import { describeError } from './scale/measure.js';
 import { stepsOf, superLinear, writeScaleReport, type ScaleReport } from './scale/report.js';
 import type { ScenarioResult } from './scale/series.js';
-import { stopAll, withService, type ScaleService } from './scale/server.js';
+import { closingDown, stopAll, withService, type ScaleService } from './scale/server.js';
 import * as settings from './scale/settings.js';
 
 /**
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   }
+  if (closingDown()) return; // interrupted: keep the last complete report
   machine.loadAverageAtEnd = os.loadavg()[0]!.toFixed(2);
   machine.elapsedMinutes = ((performance.now() - began) / 60_000).toFixed(1);
   const withSteps = scenarios.map((s) => ({ ...s, steps: stepsOf(s.sizes) }));

@@ -111,7 +111,8 @@ function markdown(report: ScaleReport): string {
       'during the size (VmHWM, reset before it) minus its RSS before. **Slope** = (cost ratio) ÷ (size ' +
       'ratio) against the previous size: ≈ 1 linear, ≪ 1 dominated by fixed costs, ≫ 1 super-linear ' +
       '(10 would be quadratic over a 10× step). Every scenario runs on a fresh service (SQLite, embedded ' +
-      'repository), whose data grows from one size to the next.',
+      'repository), whose data grows from one size to the next. On a shared machine the time slope swings ' +
+      'with the load; the CPU slope is the steadier figure.',
     '',
     flagged,
     '',

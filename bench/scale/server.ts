@@ -7,6 +7,7 @@ import { Api } from '../context/api.js';
 import { pidListeningOn } from '../repository/proc.js';
 import { signIn } from '../scenarios.js';
 import { startService } from '../shared/service.js';
+import { profilerEnv } from './cpu-profile.js';
 import type { Measured } from './measure.js';
 
 /** A fresh service for one scenario: its own SQLite data directory, embedded repository on. */
@@ -20,9 +21,14 @@ export interface ScaleService extends Measured {
 }
 
 const running = new Set<() => Promise<void>>();
+let closing = false;
 
-/** Stops every service still running (on the way out and on Ctrl-C). */
+/** Whether the bench is being interrupted (then it writes no report). */
+export const closingDown = () => closing;
+
+/** Stops every service still running (on the way out and on Ctrl-C) and lets no new one start. */
 export async function stopAll(): Promise<void> {
+  closing = true;
   await Promise.all([...running].map((stop) => stop()));
 }
 
@@ -31,26 +37,30 @@ export async function stopAll(): Promise<void> {
  * the next, and a scenario that brings the service down leaves the others their own.
  */
 export async function withService<T>(body: (service: ScaleService) => Promise<T>): Promise<T> {
+  const profiler = await profilerEnv(process.env.BENCH_SCALE_CPU_PROF);
+  if (closing) throw new Error('interrupted');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-scale-'));
   const adminPassword = randomBytes(18).toString('base64url');
   const repositoryUser = 'fedoraAdmin';
   const repositoryPassword = randomBytes(18).toString('base64url');
-  let child: ChildServer | undefined;
+  let starting: Promise<ChildServer> | undefined;
+  // Waits for a service still starting, so Ctrl-C during its start does not leave it running.
   const stop = async () => {
+    const child = await starting?.catch(() => undefined);
     await child?.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
   running.add(stop);
   try {
-    child = await startService(dataDir, {
+    starting = startService(dataDir, {
       SCRIPTORIUM_ADMIN_USERNAME: 'admin',
       SCRIPTORIUM_ADMIN_PASSWORD: adminPassword,
       SCRIPTORIUM_EMBEDDED_REPOSITORY: 'true',
       SCRIPTORIUM_REPOSITORY_USERNAME: repositoryUser,
       SCRIPTORIUM_REPOSITORY_PASSWORD: repositoryPassword,
-      // The bench's own knob: e.g. --cpu-prof --cpu-prof-dir=prof to profile one scenario.
-      ...(process.env.BENCH_SCALE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SCALE_NODE_OPTIONS } : {}),
+      ...profiler,
     });
+    const child = await starting;
     const auth = await signIn(child.url, 'admin', adminPassword);
     if (auth.authorization === undefined) throw new Error('this build has no sign-in (POST /auth/login)');
     const basic = `Basic ${Buffer.from(`${repositoryUser}:${repositoryPassword}`).toString('base64')}`;
