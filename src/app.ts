@@ -30,6 +30,7 @@ import { RepositoryStore } from './embedded-repository/store/repository.store.js
 import { startTransactionReaper } from './embedded-repository/transaction-reaper.js';
 import { AgentPool } from './repository-adapters/agent-pool.js';
 import { createAdapter } from './repository-adapters/create-adapter.js';
+import { InProcessRepository } from './repository-adapters/in-process-repository.js';
 import { contextRoutes } from './repository-view-context/context.routes.js';
 import { ContextService } from './repository-view-context/context.service.js';
 import { ensureDefaultView } from './repository-views/default-view.js';
@@ -88,10 +89,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const cipher = new PasswordCipher(resolveSecret(config));
   // The connections of every repository adapter; closed with the app.
   const agents = new AgentPool();
+  // Views on this process's own /rest are answered in process, through the same /rest plugin (issue 10).
+  const local = config.embeddedRepository
+    ? new InProcessRepository({ publicUrl: config.publicUrl, mount: '/rest/' })
+    : undefined;
   const views = new RepositoryViewService(viewStore, cipher, {
     schemas: () => schemas.list(),
     users: () => users.list(),
-    createAdapter: (view) => createAdapter(view, { agents }),
+    createAdapter: (view) => createAdapter(view, { agents, local }),
   });
   const apply = new OperatorApplyService(
     operatorStore,
@@ -143,6 +148,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(rest === undefined ? [] : [rest.routes]),
     ],
   });
+  local?.attach(app);
   startAttemptPurge(app, auth);
   const reaper =
     repository === undefined || rest === undefined
@@ -150,6 +156,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       : startTransactionReaper(repository.store, rest.release, app.log);
   // Every agent, timer and thread the app owns stops here, the database last.
   app.addHook('onClose', async () => {
+    local?.detach();
     await reaper?.stop();
     await repository?.updates.close();
     await agents.close();

@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
 import { AgentPool } from './agent-pool.js';
+import type { LocalRoutes } from './in-process-repository.js';
 import { formatBasicAuthorization } from '../linked-data/http/basic-auth.js';
 import { readBounded } from '../linked-data/http/bounded-body.js';
 import { parseLinks, type LinkValue } from '../linked-data/http/link.js';
@@ -28,6 +29,11 @@ export interface RepositoryHttpClientOptions {
   readonly agents?: AgentPool;
   /** For tests: another undici dispatcher. */
   readonly dispatcher?: Dispatcher;
+  /**
+   * Roots answered without a socket: this process's own `/rest/` (in-process-repository.ts). Requests
+   * with a streamed body (uploads) still go over HTTP, where a failing body cuts the connection.
+   */
+  readonly local?: LocalRoutes;
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -82,6 +88,8 @@ export class RepositoryHttpClient {
   private readonly authorization: string | undefined;
   private readonly secrets: readonly string[];
   private readonly dispatcher: Dispatcher;
+  /** Where this process's own `/rest/` is answered in process (asked per request: it may start listening later). */
+  private readonly local: LocalRoutes | undefined;
   private readonly connectTimeoutMs: number;
   private readonly responseTimeoutMs: number;
   private readonly maxRdfBytes: number;
@@ -107,6 +115,12 @@ export class RepositoryHttpClient {
         this.connectTimeoutMs,
         this.responseTimeoutMs,
       );
+    this.local = options.dispatcher === undefined ? options.local : undefined;
+  }
+
+  /** Whether requests are answered in process (this process's own `/rest/`) rather than over HTTP. */
+  get inProcess(): boolean {
+    return this.local?.transportFor(this.root) !== undefined;
   }
 
   /** The root IRI, ending with `/`. */
@@ -250,18 +264,31 @@ export class RepositoryHttpClient {
     delete headers.authorization;
     if (this.authorization !== undefined) headers.authorization = this.authorization;
     this.requestCount++;
-    let answer: Dispatcher.ResponseData;
+    let answer: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'> & { body: Readable };
     try {
       const parsed = new URL(url);
-      answer = await this.dispatcher.request({
-        origin: parsed.origin,
-        path: `${parsed.pathname}${parsed.search}`,
-        method: request.method,
-        headers,
-        body: request.body ?? null,
-        headersTimeout: this.responseTimeoutMs,
-        bodyTimeout: this.responseTimeoutMs,
-      });
+      const body = request.body ?? null;
+      // A streamed body (an upload) always goes over HTTP: a failing stream cuts the connection there.
+      const local = body instanceof Readable ? undefined : this.local?.transportFor(this.root);
+      answer =
+        local !== undefined && !(body instanceof Readable)
+          ? await local.request({
+              origin: parsed.origin,
+              path: `${parsed.pathname}${parsed.search}`,
+              method: request.method,
+              headers,
+              body,
+              responseTimeoutMs: this.responseTimeoutMs,
+            })
+          : await this.dispatcher.request({
+              origin: parsed.origin,
+              path: `${parsed.pathname}${parsed.search}`,
+              method: request.method,
+              headers,
+              body,
+              headersTimeout: this.responseTimeoutMs,
+              bodyTimeout: this.responseTimeoutMs,
+            });
     } catch (error) {
       throw this.transportError(request.method, url, error);
     }
