@@ -69,4 +69,18 @@ describe('AuthFailureThrottle', () => {
     expect(throttle.retryAfterMs('b')).toBeGreaterThan(0);
     expect(throttle.retryAfterMs('c')).toBeGreaterThan(0);
   });
+
+  it('tells whether any client has failures, and forgets a client whose failures all left the window', () => {
+    let now = 1_000_000;
+    const throttle = new AuthFailureThrottle({ maxFailures: 3, windowMs: 60_000, maxClients: 10 }, () => now);
+    expect(throttle.hasFailures()).toBe(false);
+    throttle.recordFailure('a');
+    expect(throttle.hasFailures()).toBe(true);
+    now += 30_000;
+    expect(throttle.retryAfterMs('a')).toBe(0);
+    expect(throttle.hasFailures()).toBe(true);
+    now += 30_001;
+    expect(throttle.retryAfterMs('a')).toBe(0);
+    expect(throttle.hasFailures()).toBe(false);
+  });
 });

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { formatBasicAuthorization, parseBasicAuthorization } from '../linked-data/http/basic-auth.js';
 import { makePrivateDirectory } from '../shared/private-files.js';
 
 export interface RepositoryCredentials {
@@ -54,5 +55,45 @@ function readPassword(file: string): string | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+const sha256 = (text: string): Buffer => hash('sha256', text, 'buffer');
+
+/** What an Authorization header says about the repository's credentials. */
+export type CredentialVerdict =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'wrong' }
+  | { readonly kind: 'right'; readonly username: string };
+
+/**
+ * Checks HTTP Basic credentials against the repository's in constant time: comparisons are of SHA-256
+ * digests (equal lengths, so the time says nothing of how much matched). The expected digests are taken
+ * once, not per request, and the header a client normally sends — exactly `Basic base64(user:password)`
+ * — is recognised with one digest instead of parsing and two; any other spelling is parsed and both
+ * parts compared, both always, so timing does not tell which part was wrong.
+ */
+export class CredentialCheck {
+  private readonly username: string;
+  private readonly usernameDigest: Buffer;
+  private readonly passwordDigest: Buffer;
+  private readonly headerDigest: Buffer;
+
+  constructor(credentials: Pick<RepositoryCredentials, 'username' | 'password'>) {
+    this.username = credentials.username;
+    this.usernameDigest = sha256(credentials.username);
+    this.passwordDigest = sha256(credentials.password);
+    this.headerDigest = sha256(formatBasicAuthorization(credentials.username, credentials.password));
+  }
+
+  verify(authorization: string | undefined): CredentialVerdict {
+    if (authorization === undefined) return { kind: 'none' };
+    if (timingSafeEqual(sha256(authorization), this.headerDigest))
+      return { kind: 'right', username: this.username };
+    const presented = parseBasicAuthorization(authorization);
+    if (presented === undefined) return { kind: 'none' };
+    const userOk = timingSafeEqual(sha256(presented.username), this.usernameDigest);
+    const passwordOk = timingSafeEqual(sha256(presented.password), this.passwordDigest);
+    return userOk && passwordOk ? { kind: 'right', username: presented.username } : { kind: 'wrong' };
   }
 }

@@ -17,9 +17,19 @@ export class AuthFailureThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Whether any client has a failure on record (none: no client can be refused). */
+  hasFailures(): boolean {
+    return this.failures.size > 0;
+  }
+
   /** Milliseconds until the client may try again; 0 when it may now. */
   retryAfterMs(key: string): number {
     const recent = this.recent(key);
+    // A client whose failures all left the window is forgotten (and hasFailures() can turn false again).
+    if (recent.length === 0) {
+      this.failures.delete(key);
+      return 0;
+    }
     // The failure whose leaving the window brings the client back under the limit.
     const deciding = recent[recent.length - this.options.maxFailures];
     if (deciding === undefined) return 0;

@@ -1,8 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../http/client-address.js';
-import { parseBasicAuthorization } from '../../linked-data/http/basic-auth.js';
-import type { RepositoryCredentials } from '../credentials.js';
+import { CredentialCheck, type RepositoryCredentials } from '../credentials.js';
 import { RepositoryRefusal } from '../refusal.js';
 import { isStoreRefusal } from '../store/errors.js';
 import { REPOSITORY_SAFETY_HEADERS } from './active-content.js';
@@ -16,21 +14,16 @@ import { answerToRefusal } from './store-errors.js';
 
 const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/** Constant-time comparison of a presented secret with the expected one (hashing equalises lengths). */
-function same(presented: string, expected: string): boolean {
-  return timingSafeEqual(sha256(presented), sha256(expected));
-}
-
 /**
  * HTTP Basic authentication of the repository (Fedora's default); 401 with a challenge otherwise, 429
  * once a client has sent too many wrong credentials (auth-throttle.ts).
  */
 function basicAuth(credentials: RepositoryCredentials, throttle: AuthFailureThrottle) {
+  const check = new CredentialCheck(credentials);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const client = clientKey(request.ip);
-    const wait = throttle.retryAfterMs(client);
+    // The client's key only matters once some client has failed (parsing the address is not free).
+    const client = throttle.hasFailures() ? clientKey(request.ip) : undefined;
+    const wait = client === undefined ? 0 : throttle.retryAfterMs(client);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       await reply
@@ -40,17 +33,12 @@ function basicAuth(credentials: RepositoryCredentials, throttle: AuthFailureThro
         .send(`Too many failed authentication attempts; try again in ${String(seconds)} seconds`);
       return;
     }
-    const presented = parseBasicAuthorization(request.headers.authorization);
-    if (presented !== undefined) {
-      // Both comparisons always run, so timing does not tell which part was wrong.
-      const userOk = same(presented.username, credentials.username);
-      const passwordOk = same(presented.password, credentials.password);
-      if (userOk && passwordOk) {
-        request.repositoryUser = presented.username;
-        return;
-      }
-      throttle.recordFailure(client);
+    const verdict = check.verify(request.headers.authorization);
+    if (verdict.kind === 'right') {
+      request.repositoryUser = verdict.username;
+      return;
     }
+    if (verdict.kind === 'wrong') throttle.recordFailure(client ?? clientKey(request.ip));
     await reply
       .code(401)
       .header('www-authenticate', 'Basic realm="fcrepo"')

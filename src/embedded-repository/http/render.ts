@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Quad } from 'n3';
 import type { ResourceRecord } from '../store/record.js';
 import type { IriMapper } from '../rdf/terms.js';
@@ -19,10 +19,9 @@ import type { Preferences } from './headers.js';
 
 /** Weak ETag of an RDF representation: changes with every change of the resource or its children. */
 export function rdfEtag(record: ResourceRecord): string {
-  const hash = createHash('sha1')
-    .update(`${record.path}\n${record.revision}\n${record.lastModified}`)
-    .digest('hex');
-  return `W/"${hash.slice(0, 32)}"`;
+  // One-shot hash: the same digest as createHash().update().digest(), without the stream object.
+  const digest = hash('sha1', `${record.path}\n${record.revision}\n${record.lastModified}`, 'hex');
+  return `W/"${digest.slice(0, 32)}"`;
 }
 
 /** Strong ETag of a binary's bytes. */

@@ -38,15 +38,16 @@ export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): 
   const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
   const kind = interactionModel(parseLinks(ctx.request.headers.link), mediaType, hasBody(ctx.request));
   const slug = header(ctx.request, 'slug');
-  let segment = slug === undefined || slug.trim() === '' ? randomUUID() : slugSegment(slug);
-  let path = childPath(parentPath, segment);
+  const asked = slug === undefined || slug.trim() === '' ? undefined : slugSegment(slug);
+  let path = childPath(parentPath, asked ?? randomUUID());
+  // Fedora mints a new name when the requested one is taken. A name minted here is not looked up first:
+  // were it taken, the write would meet a RevisionConflict and the loop below mint another.
   if (
-    (await deps.store.get(path, ctx.txId)) !== undefined ||
-    (await deps.store.goneAt(path, ctx.txId)) !== undefined
+    asked !== undefined &&
+    ((await deps.store.get(path, ctx.txId)) !== undefined ||
+      (await deps.store.goneAt(path, ctx.txId)) !== undefined)
   ) {
-    // Fedora mints a new name when the requested one is taken.
-    segment = randomUUID();
-    path = childPath(parentPath, segment);
+    path = childPath(parentPath, randomUUID());
   }
   const binary = kind === 'binary' ? await storeContent(deps, ctx, null) : null;
   const quads = kind === 'container' ? await parseBody(deps, ctx, ctx.mapper.external(path)) : [];
@@ -163,8 +164,12 @@ export async function patch(
   const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
   const iri = ctx.mapper.external(path);
   const parsed = vetPatch(text, iri);
+  let known: ResourceRecord | undefined = first;
   await retrying(ctx, async () => {
-    const current = await visible(deps, ctx, path);
+    // The first attempt works on the state read above: the write's revision check still catches any
+    // change since (a retry, or 412 under If-Match), so a second read would only repeat it.
+    const current = known ?? (await visible(deps, ctx, path));
+    known = undefined;
     checkWritePreconditions(ctx.request.headers, rdfEtag(current));
     const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
     const triples = toStored(acceptUserTriples(ctx, result, iri, false, new Set()));

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/sql-errors.js';
 import { LockHeld } from './errors.js';
+import type { RepositoryQueries } from './queries.js';
 
 type Trx = Transaction<Database>;
 
@@ -12,11 +13,18 @@ type Trx = Transaction<Database>;
 /** LockHeld when a live transaction other than `owner` holds `path` (or, for a subtree, anything below it). */
 export async function checkLocks(
   trx: Trx,
+  queries: RepositoryQueries,
   path: string,
   withSubtree: boolean,
   owner: string | null,
   now: number,
 ): Promise<void> {
+  if (!withSubtree) {
+    // Every write checks its own path: that statement is compiled once (queries.ts).
+    const held = await queries.lockOn(trx, path, owner, now);
+    if (held !== undefined) throw new LockHeld(held.path);
+    return;
+  }
   let query = trx
     .selectFrom('repo_locks')
     .innerJoin('repo_transactions', 'repo_transactions.id', 'repo_locks.tx_id')
@@ -24,13 +32,11 @@ export async function checkLocks(
     .where('repo_transactions.state', '=', 'open')
     .where('repo_transactions.expires', '>', now);
   if (owner !== null) query = query.where('repo_locks.tx_id', '!=', owner);
-  query = withSubtree
-    ? query.where(
-        path === ''
-          ? sql<boolean>`1 = 1`
-          : sql<boolean>`(repo_locks.path = ${path} or substr(repo_locks.path, 1, ${path.length + 1}) = ${`${path}/`})`,
-      )
-    : query.where('repo_locks.path', '=', path);
+  query = query.where(
+    path === ''
+      ? sql<boolean>`1 = 1`
+      : sql<boolean>`(repo_locks.path = ${path} or substr(repo_locks.path, 1, ${path.length + 1}) = ${`${path}/`})`,
+  );
   const held = await query.executeTakeFirst();
   if (held !== undefined) throw new LockHeld(held.path);
 }

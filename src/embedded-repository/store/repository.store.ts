@@ -3,6 +3,7 @@ import type { Database, SqlDialect } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/sql-errors.js';
 import { MementoExists } from './errors.js';
 import { selfAndAncestors } from './paths.js';
+import { RepositoryQueries } from './queries.js';
 import { fromRow, recordFromJson, recordToJson, toRow, type ResourceRecord } from './record.js';
 import type { RepoMementoRow } from './repository.table.js';
 import { TransactionStore, type TransactionInfo } from './transaction.store.js';
@@ -34,12 +35,14 @@ export interface Memento {
  */
 export class RepositoryStore {
   private readonly transactions: TransactionStore;
+  private readonly queries: RepositoryQueries;
 
   constructor(
     private readonly db: Db,
     private readonly dialect: SqlDialect,
   ) {
-    this.transactions = new TransactionStore(db, dialect);
+    this.queries = new RepositoryQueries(db);
+    this.transactions = new TransactionStore(db, dialect, this.queries);
   }
 
   // ---- reads ---------------------------------------------------------------------------------
@@ -56,11 +59,7 @@ export class RepositoryStore {
         return staged.op === 'put' && staged.record !== null ? recordFromJson(staged.record) : undefined;
       if ((await this.stagedDeleteAbove(path, txId)) !== undefined) return undefined;
     }
-    const row = await this.db
-      .selectFrom('repo_resources')
-      .selectAll()
-      .where('path', '=', path)
-      .executeTakeFirst();
+    const row = await this.queries.resourceRow(this.db, path);
     return row === undefined ? undefined : fromRow(row);
   }
 
@@ -72,13 +71,9 @@ export class RepositoryStore {
       if (staged !== undefined) return staged;
       // A tombstone purged or overwritten inside the transaction does not exist: not supported, see docs.
     }
-    const rows = await this.db
-      .selectFrom('repo_tombstones')
-      .select('path')
-      .where('path', 'in', candidates)
-      .execute();
+    const rows = await this.queries.tombstoned(this.db, candidates);
     if (rows.length === 0) return undefined;
-    const found = new Set(rows.map((r) => r.path));
+    const found = new Set(rows);
     return candidates.find((c) => found.has(c));
   }
 
@@ -112,12 +107,7 @@ export class RepositoryStore {
 
   /** Paths of the direct children of `path`, as the reader sees them, sorted. */
   async children(path: string, txId: string | null): Promise<string[]> {
-    const main = await this.db
-      .selectFrom('repo_resources')
-      .select('path')
-      .where('parent', '=', path)
-      .execute();
-    const result = new Set(main.map((r) => r.path));
+    const result = new Set(await this.queries.children(this.db, path));
     if (txId !== null) {
       const staged = await this.db
         .selectFrom('repo_tx_staged')
@@ -159,7 +149,7 @@ export class RepositoryStore {
 
   /** Applies changes at once, in one database transaction. Returns content digests that may be unreferenced now. */
   async apply(ops: readonly WriteOp[], now: number): Promise<string[]> {
-    return this.db.transaction().execute((trx) => applyOps(trx, ops, now, null));
+    return this.db.transaction().execute((trx) => applyOps(trx, this.queries, ops, now, null));
   }
 
   // ---- transactions (transaction.store.ts) ---------------------------------------------------

@@ -3,6 +3,7 @@ import type { Database, SqlDialect } from '../../db/database.js';
 import { PurgeInTransaction, RevisionConflict, TransactionUnusable } from './errors.js';
 import { acquireLock } from './locks.js';
 import { parentOf } from './paths.js';
+import type { RepositoryQueries } from './queries.js';
 import { recordFromJson, recordToJson } from './record.js';
 import type { RepoTransactionRow } from './repository.table.js';
 import { applyOps, subtree, type WriteOp } from './write-ops.js';
@@ -28,6 +29,7 @@ export class TransactionStore {
   constructor(
     private readonly db: Db,
     private readonly dialect: SqlDialect,
+    private readonly queries: RepositoryQueries,
   ) {}
 
   async begin(id: string, now: number, expires: number): Promise<void> {
@@ -176,7 +178,7 @@ export class TransactionStore {
               user: 'transaction',
             },
       );
-      const released = await applyOps(trx, ops, now, txId);
+      const released = await applyOps(trx, this.queries, ops, now, txId);
       await this.finish(trx, txId, 'committed', now);
       return released;
     });

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/sql-errors.js';
 import { ParentMissing, RevisionConflict } from './errors.js';
 import { checkLocks } from './locks.js';
 import { selfAndAncestors } from './paths.js';
+import type { RepositoryQueries } from './queries.js';
 import { toRow, type ResourceRecord } from './record.js';
 
 type Trx = Transaction<Database>;
@@ -25,11 +26,12 @@ export function subtree(path: string) {
 }
 
 /**
- * Applies changes inside the database transaction `trx`, on behalf of the transaction `owner` (its
+ * Applies changes inside the database transaction `trx` (the hot statements compiled in `queries`), on behalf of the transaction `owner` (its
  * commit) or of none (a direct write). Returns content digests that may be unreferenced now.
  */
 export async function applyOps(
   trx: Trx,
+  queries: RepositoryQueries,
   ops: readonly WriteOp[],
   now: number,
   owner: string | null,
@@ -39,12 +41,7 @@ export async function applyOps(
   const bumped = new Map<string, number>();
   const bumpParent = async (parent: string | null): Promise<boolean> => {
     if (parent === null) return true;
-    const result = await trx
-      .updateTable('repo_resources')
-      .set({ revision: sql`revision + 1`, last_modified: now })
-      .where('path', '=', parent)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
+    if (!(await queries.bumpRevision(trx, parent, now))) return false;
     bumped.set(parent, (bumped.get(parent) ?? 0) + 1);
     return true;
   };
@@ -56,42 +53,32 @@ export async function applyOps(
     }
     if (op.op === 'put') {
       const { record } = op;
-      await checkLocks(trx, record.path, false, owner, now);
+      await checkLocks(trx, queries, record.path, false, owner, now);
       const row = toRow(record);
       if (op.base === null) {
-        const tomb = await trx
-          .selectFrom('repo_tombstones')
-          .select('path')
-          .where('path', 'in', selfAndAncestors(record.path))
-          .executeTakeFirst();
-        if (tomb !== undefined) throw new RevisionConflict(record.path);
+        const tombs = await queries.tombstoned(trx, selfAndAncestors(record.path));
+        if (tombs.length > 0) throw new RevisionConflict(record.path);
         if (!(await bumpParent(record.parent))) throw new ParentMissing(record.path);
         try {
-          await trx.insertInto('repo_resources').values(row).execute();
+          await queries.insertResource(trx, row);
         } catch (error) {
           if (isUniqueViolation(error)) throw new RevisionConflict(record.path);
           throw error;
         }
       } else {
         const expected = op.base + (bumped.get(record.path) ?? 0);
-        const old = await trx
-          .selectFrom('repo_resources')
-          .select('sha512')
-          .where('path', '=', record.path)
-          .executeTakeFirst();
-        const result = await trx
-          .updateTable('repo_resources')
-          .set({ ...row, revision: Math.max(row.revision, expected + 1) })
-          .where('path', '=', record.path)
-          .where('revision', '=', expected)
-          .executeTakeFirst();
-        if (result.numUpdatedRows === 0n) throw new RevisionConflict(record.path);
+        const old = await queries.digestOf(trx, record.path);
+        const replaced = await queries.updateResource(trx, record.path, expected, {
+          ...row,
+          revision: Math.max(row.revision, expected + 1),
+        });
+        if (!replaced) throw new RevisionConflict(record.path);
         if (old?.sha512 != null && old.sha512 !== row.sha512) released.push(old.sha512);
       }
       continue;
     }
     // delete: the subtree goes, a tombstone stays at its top.
-    await checkLocks(trx, op.path, true, owner, now);
+    await checkLocks(trx, queries, op.path, true, owner, now);
     const top = await trx
       .selectFrom('repo_resources')
       .select(['revision', 'parent'])
