@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
+import { dataVersionOf, type DataVersion } from './db/data-version.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { startAttemptPurge } from './auth/attempt-purge.js';
@@ -54,6 +55,8 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Called once per SQL statement (tests count queries). */
   readonly onQuery?: () => void;
+  /** Handed the database's change signal (tests wait on it for another instance's writes). */
+  readonly onDataVersion?: (version: DataVersion) => void;
 }
 
 /**
@@ -62,9 +65,19 @@ export interface AppOptions {
  * tests use inject()).
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const { db, dialect } = connectDatabase(config.database, { onQuery: options.onQuery });
+  // Until the HTTP server (and its logger) exists, a lost change feed has nobody to tell.
+  let warn: (message: string) => void = () => undefined;
+  const { db, dialect, listening } = connectDatabase(config.database, {
+    onQuery: options.onQuery,
+    onTrouble: (message) => {
+      warn(message);
+    },
+  });
+  options.onDataVersion?.(dataVersionOf(db));
   try {
     await migrateToLatest(db, dialect);
+    // PostgreSQL: start with the change feed listening, so the caches work from the first request.
+    await listening;
   } catch (error) {
     await db.destroy();
     throw error;
@@ -149,6 +162,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ],
   });
   local?.attach(app);
+  warn = (message) => {
+    app.log.warn(message);
+  };
   startAttemptPurge(app, auth);
   const reaper =
     repository === undefined || rest === undefined

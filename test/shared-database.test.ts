@@ -17,7 +17,10 @@ import { testDialect } from '../src/test-support/test-database.js';
 /**
  * Two instances on one database (two processes on one SQLite file, or two servers on one PostgreSQL
  * database): what one writes, the other answers at once. The hot reads (lists, operators applied,
- * sessions) may be kept in memory between requests only while the database is unchanged.
+ * sessions) may be kept in memory between requests only while the database is unchanged. "At once":
+ * on SQLite the very next request (data_version); on PostgreSQL the first request after the change
+ * notification arrived (LISTEN/NOTIFY, sent at commit), which `seen()` waits for: PostgreSQL offers
+ * no cheaper way to know of another instance's commit than hearing it.
  */
 let dir: string;
 let a: TestApp;
@@ -40,6 +43,9 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** Before a question to `a` about what `b` just wrote (see above). */
+const seen = () => a.changesSeen();
+
 const listed = async (app: FastifyInstance, token?: string) =>
   body(await sendJson(app, 'GET', '/internal/metadata', undefined, { token })).payload[
     'ArrayList<InternalMetadata>'
@@ -51,6 +57,7 @@ describe(`two instances on one ${testDialect} database`, () => {
     const created = body(
       await sendJson(b, 'POST', '/internal/metadata', { gloss: 'Title', field: 'title' }, { token: tokenB }),
     ).payload.InternalMetadata as { id: number };
+    await seen();
     expect((await listed(a.app)).map((item) => item.field)).toEqual(['title']);
     expect((await listed(a.app)).map((item) => item.field)).toEqual(['title']);
     await sendJson(
@@ -60,10 +67,12 @@ describe(`two instances on one ${testDialect} database`, () => {
       { id: created.id, gloss: 'Title', field: 'dc_title', required: true },
       { token: tokenB },
     );
+    await seen();
     expect(await listed(a.app)).toEqual([
       { id: created.id, gloss: 'Title', field: 'dc_title', required: true },
     ]);
     await sendJson(b, 'DELETE', '/internal/metadata', { id: created.id }, { token: tokenB });
+    await seen();
     expect(await listed(a.app)).toEqual([]);
   });
 
@@ -80,6 +89,7 @@ describe(`two instances on one ${testDialect} database`, () => {
         { token: tokenB },
       ),
     ).payload.ConstantOp as { id: number };
+    await seen();
     expect((await apply(operator.id)).document.publisher).toEqual(['One']);
     expect((await apply(operator.id)).missingRequired).toEqual([]);
     await sendJson(
@@ -96,10 +106,12 @@ describe(`two instances on one ${testDialect} database`, () => {
       { gloss: 'Rights', field: 'rights', required: true },
       { token: tokenB },
     );
+    await seen();
     const after = await apply(operator.id);
     expect(after.document.publisher).toEqual(['Two']);
     expect(after.missingRequired).toEqual(['rights']);
     await sendJson(b, 'DELETE', '/operators', { id: operator.id }, { token: tokenB });
+    await seen();
     const gone = body(
       await sendJson(a.app, 'POST', '/operators/apply', { document: {}, operators: [operator.id] }),
     );
@@ -110,6 +122,7 @@ describe(`two instances on one ${testDialect} database`, () => {
     const token = await login(a.app, TEST_ADMIN.username, TEST_ADMIN.password);
     expect((await sendJson(a.app, 'GET', '/internal/metadata', undefined, { token })).statusCode).toBe(200);
     expect((await sendJson(b, 'POST', '/auth/logout', {}, { token })).statusCode).toBe(200);
+    await seen();
     expect((await sendJson(a.app, 'GET', '/internal/metadata', undefined, { token })).statusCode).toBe(401);
     expect((await sendJson(b, 'GET', '/internal/metadata', undefined, { token })).statusCode).toBe(401);
   });

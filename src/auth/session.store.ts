@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import { PreparedQuery } from '../db/prepared-query.js';
 import { isRole, type Role } from './roles.js';
 
@@ -10,12 +11,22 @@ export interface SessionOwner {
   expiresAt: number;
 }
 
-/** Sessions live in the database, so every instance behind a load balancer agrees on revocations. */
+/** How many sessions' owners are kept in memory (the least recently used go first). */
+const KEPT_SESSIONS = 1_000;
+
+/**
+ * Sessions live in the database, so every instance behind a load balancer agrees on revocations. The
+ * owner of a session is kept in memory while the database's data version says nothing changed (any
+ * sign-out, revocation, role change or user removal, by any instance, moves it), and its expiry is
+ * checked on every use, so a kept session is never one the table would refuse.
+ */
 export class SessionStore {
-  /** Asked on every authenticated request, so built and compiled once; it still reads the table each time. */
+  /** Asked on every authenticated request, so built and compiled once. */
   private readonly live;
+  private readonly kept: VersionedCache<string, SessionOwner>;
 
   constructor(private readonly db: Kysely<Database>) {
+    this.kept = new VersionedCache(dataVersionOf(db), KEPT_SESSIONS);
     this.live = PreparedQuery.of(db, { tokenHash: '', now: 0 }, (p) =>
       db
         .selectFrom('sessions')
@@ -35,9 +46,12 @@ export class SessionStore {
 
   /** The owner of a live session, or undefined when unknown or expired. */
   async findLive(tokenHash: string, now: number): Promise<SessionOwner | undefined> {
-    const row = await this.live.executeTakeFirst({ tokenHash, now });
-    if (row === undefined || !isRole(row.role)) return undefined;
-    return { userId: row.userId, username: row.username, role: row.role, expiresAt: row.expiresAt };
+    const owner = await this.kept.find(tokenHash, async () => {
+      const row = await this.live.executeTakeFirst({ tokenHash, now });
+      if (row === undefined || !isRole(row.role)) return undefined;
+      return { userId: row.userId, username: row.username, role: row.role, expiresAt: row.expiresAt };
+    });
+    return owner !== undefined && owner.expiresAt > now ? owner : undefined;
   }
 
   async delete(tokenHash: string): Promise<void> {

@@ -5,12 +5,15 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { makePrivateDirectory, makePrivateFile } from '../shared/private-files.js';
 import { registerDataVersion, sqliteDataVersion } from './data-version.js';
+import { PostgresChangeFeed } from './postgres-change-feed.js';
 import type { Database, SqlDialect } from './database.js';
 import { withStatementCache } from './statement-cache.js';
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly dialect: SqlDialect;
+  /** PostgreSQL: resolves once the change feed listens (or failed its first try); SQLite: absent. */
+  readonly listening?: Promise<void>;
 }
 
 // PostgreSQL returns BIGINT (int8) as text by default; our ids and counts fit in a JS number.
@@ -19,6 +22,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export interface ConnectOptions {
   /** Called once per SQL statement executed (tests count queries instead of timing requests). */
   readonly onQuery?: () => void;
+  /** Told when PostgreSQL's change notifications stop (caching is then off until they are back). */
+  readonly onTrouble?: (message: string) => void;
 }
 
 /** Opens the configured database; the caller owns `db.destroy()`. */
@@ -52,17 +57,43 @@ export function connectDatabase(config: DatabaseConfig, options: ConnectOptions 
     registerDataVersion(db, sqliteDataVersion(db));
     return { db, dialect: 'sqlite' };
   }
-  const pool = new pg.Pool({
+  const searchPath = config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` };
+  const changes = new PostgresChangeFeed({
+    connectionString: config.url,
+    ...searchPath,
+    ...(options.onTrouble === undefined ? {} : { onTrouble: options.onTrouble }),
+  });
+  const pool = new FeedOwningPool(changes, {
     connectionString: config.url,
     max: 10,
     connectionTimeoutMillis: 10_000,
-    ...(config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` }),
+    ...searchPath,
   });
-  return {
-    db: new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
-      ...(log === undefined ? {} : { log }),
-    }),
-    dialect: 'postgres',
-  };
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    // Every statement of this process moves the change counter (writes and commits), so no kept read
+    // survives this instance's own write; the tests' query counter rides on the same log.
+    log: (event: LogEvent) => {
+      if (event.level !== 'query') return;
+      changes.noteStatement(event.query.sql);
+      onQuery?.();
+    },
+  });
+  registerDataVersion(db, changes);
+  return { db, dialect: 'postgres', listening: changes.start() };
+}
+
+/** The pool Kysely ends on `destroy()`: it stops the change feed with it, so nothing outlives the app. */
+class FeedOwningPool extends pg.Pool {
+  constructor(
+    private readonly changes: PostgresChangeFeed,
+    config: pg.PoolConfig,
+  ) {
+    super(config);
+  }
+
+  override async end(): Promise<void> {
+    await this.changes.close();
+    await super.end();
+  }
 }

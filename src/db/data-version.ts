@@ -46,8 +46,8 @@ export function sqliteDataVersion<DB>(db: Kysely<DB>): DataVersion {
 }
 
 /**
- * PostgreSQL has no cheap, cross-instance signal of "nothing changed" (another instance may write at
- * any time), so reads there are never kept.
+ * For a database whose changes nobody reports: reads are never kept. (PostgreSQL's is the change
+ * feed of `postgres-change-feed.ts`, fed by LISTEN/NOTIFY.)
  */
 export const UNKNOWN_DATA_VERSION: DataVersion = { current: () => Promise.resolve(undefined) };
 
@@ -86,6 +86,11 @@ export class VersionedCache<K extends string | number, V extends string | number
   }
 
   async get(key: K, load: () => Promise<V>): Promise<V> {
+    return (await this.find(key, load)) as V;
+  }
+
+  /** Like `get`, for a read that may find nothing: a miss is not kept (the next lookup reads again). */
+  async find(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const token = await this.version.current();
     if (token === undefined) return load();
     if (token !== this.token) {
@@ -97,7 +102,7 @@ export class VersionedCache<K extends string | number, V extends string | number
     const value = await load();
     // Another lookup may have seen a newer token meanwhile; this value may predate it, so keep it only
     // under the token it was read after.
-    if (this.token === token) this.entries.set(key, value);
+    if (value !== undefined && this.token === token) this.entries.set(key, value);
     return value;
   }
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config/config.js';
+import type { DataVersion } from '../db/data-version.js';
+import { PostgresChangeFeed } from '../db/postgres-change-feed.js';
 import { createTestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -11,6 +13,11 @@ export interface TestApp {
   readonly config: Config;
   /** A token of the initial administrator; `sendJson` sends it unless told otherwise. */
   readonly adminToken: string;
+  /**
+   * Resolves once this app has heard of every change committed to its database so far: at once on
+   * SQLite (data_version), after PostgreSQL delivered the change notifications otherwise.
+   */
+  changesSeen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,7 +44,12 @@ export async function buildTestApp(
     adminPassword: TEST_ADMIN.password,
     ...overrides,
   };
-  const app = await buildApp(config, { logger: false, onQuery: options.onQuery });
+  let version: DataVersion | undefined;
+  const app = await buildApp(config, {
+    logger: false,
+    onQuery: options.onQuery,
+    onDataVersion: (v) => (version = v),
+  });
   options.beforeReady?.(app);
   const adminToken = await login(app, TEST_ADMIN.username, TEST_ADMIN.password);
   defaultTokens.set(app, adminToken);
@@ -45,6 +57,9 @@ export async function buildTestApp(
     app,
     config,
     adminToken,
+    changesSeen: async () => {
+      if (version instanceof PostgresChangeFeed) await version.settled();
+    },
     close: async () => {
       await app.close();
       await database.drop();

@@ -6,6 +6,7 @@ import { repositoryMigration } from './004-repository.js';
 import { usersMigration } from './003-users.js';
 import { repositoryViewsMigration } from './005-repository-views.js';
 import { loginAttemptAddressMigration } from './006-login-attempt-address.js';
+import { changeNotificationsMigration } from './007-change-notifications.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -16,6 +17,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '004-repository': repositoryMigration(dialect),
     '005-repository-views': repositoryViewsMigration(dialect),
     '006-login-attempt-address': loginAttemptAddressMigration(),
+    '007-change-notifications': changeNotificationsMigration(dialect),
   };
 }
 

@@ -1,0 +1,69 @@
+import { sql, type Kysely } from 'kysely';
+import type { SqlDialect } from '../database.js';
+import { CHANGE_CHANNEL_SQL } from '../postgres-change-feed.js';
+
+/**
+ * The tables whose reads the service may keep in memory (issue 10), so the tables whose every write must
+ * wake the other instances. The embedded repository's tables (`repo_*`) and the sign-in attempts are
+ * written all the time and never kept, so they notify nobody. A test lists the database's tables and
+ * fails on one that is in neither list: a new table must be sorted in here first.
+ */
+export const NOTIFYING_TABLES = [
+  'internal_metadata',
+  'operators',
+  'schemas',
+  'schema_properties',
+  'users',
+  'sessions',
+  'repository_views',
+  'repository_view_schemas',
+  'repository_view_curators',
+  'seeds',
+] as const;
+
+export const QUIET_TABLES = [
+  'login_attempts',
+  'repo_resources',
+  'repo_tombstones',
+  'repo_mementos',
+  'repo_transactions',
+  'repo_tx_staged',
+  'repo_locks',
+] as const;
+
+const FUNCTION = 'scriptorium_notify_change';
+
+/**
+ * PostgreSQL only: after every statement that writes to a notifying table, `pg_notify` on the schema's
+ * channel. PostgreSQL sends the notification when the transaction commits (once per transaction and
+ * channel), so listeners (db/postgres-change-feed.ts) never hear of a change that is rolled back.
+ * SQLite needs nothing: its data_version already tells every connection about every commit.
+ */
+export function changeNotificationsMigration(dialect: SqlDialect) {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== 'postgres') return;
+      await sql
+        .raw(
+          `create or replace function ${FUNCTION}() returns trigger language plpgsql as $$ ` +
+            `begin perform pg_notify(${CHANGE_CHANNEL_SQL.replace('current_schema()', 'TG_TABLE_SCHEMA')}, ''); ` +
+            `return null; end $$`,
+        )
+        .execute(db);
+      for (const table of NOTIFYING_TABLES) {
+        await sql
+          .raw(
+            `create trigger ${table}_notify_change after insert or update or delete or truncate ` +
+              `on ${table} for each statement execute function ${FUNCTION}()`,
+          )
+          .execute(db);
+      }
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== 'postgres') return;
+      for (const table of NOTIFYING_TABLES)
+        await sql.raw(`drop trigger if exists ${table}_notify_change on ${table}`).execute(db);
+      await sql.raw(`drop function if exists ${FUNCTION}()`).execute(db);
+    },
+  };
+}
