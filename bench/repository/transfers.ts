@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -7,12 +8,17 @@ import { agent, request } from './http.js';
 import { rssKiB, settle } from './proc.js';
 import { runs, uploadMiB, type Target } from './settings.js';
 
-/** Large binaries: a streamed upload and download per server, against the same bytes on disk. */
+/**
+ * Large binaries: a streamed upload and download per server, against the same bytes on disk, and a fixity
+ * check where the server has one (fcr:fixity), against `sha512sum` of the same bytes.
+ */
 
 export interface TransferResult {
   target: string;
   uploadMs: number;
   downloadMs: number;
+  /** GET <binary>/fcr:fixity; undefined for a server without it. */
+  fixityMs: number | undefined;
   peakRssMiB: number;
   idleRssMiB: number;
   smallUploadPeakRssMiB: number;
@@ -21,6 +27,8 @@ export interface TransferResult {
 export interface DiskFloor {
   writeMs: number;
   readMs: number;
+  /** `sha512sum` of the file written (the bytes uploaded), warm in the page cache as a stored binary is. */
+  sha512sumMs: number;
 }
 
 /** Streams `size` bytes (1 MiB chunks of `chunk`) in one PUT, sampling the server's RSS meanwhile. */
@@ -90,11 +98,36 @@ async function download(target: Target, url: string, size: number): Promise<numb
   return performance.now() - started;
 }
 
-/** The same bytes written to (fsync) and read from disk: the floor for a streamed upload/download. */
+/**
+ * The time of a fixity check (the server re-reads and hashes the binary), or undefined when the server
+ * answers no fixity outcome (Community Solid Server has no fcr:fixity).
+ */
+async function fixity(target: Target, url: string): Promise<number | undefined> {
+  const started = performance.now();
+  const response = await request('GET', `${url}/fcr:fixity`, { ...target.headers, accept: 'text/turtle' });
+  const ms = performance.now() - started;
+  if (response.status !== 200 || !response.body.includes('hasEventOutcome')) return undefined;
+  if (!response.body.includes('SUCCESS')) throw new Error(`${target.name}: fixity failed: ${response.body}`);
+  return ms;
+}
+
+function sha512sum(file: string): number {
+  const started = performance.now();
+  const result = spawnSync('sha512sum', [file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0)
+    throw new Error(`sha512sum ${file} failed (${String(result.error ?? result.status)})`);
+  return performance.now() - started;
+}
+
+/**
+ * The same bytes written to (fsync) and read from disk: the floor for a streamed upload/download; and
+ * `sha512sum` of that file: the floor for a fixity check.
+ */
 async function diskFloor(dir: string, size: number, chunk: Buffer): Promise<DiskFloor> {
   const file = path.join(dir, 'disk-baseline.bin');
   const writeTimes: number[] = [];
   const readTimes: number[] = [];
+  const sumTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const fd = fs.openSync(file, 'w');
@@ -110,16 +143,18 @@ async function diskFloor(dir: string, size: number, chunk: Buffer): Promise<Disk
         .on('error', reject);
     });
     readTimes.push(performance.now() - readStarted);
+    sumTimes.push(sha512sum(file));
   }
   fs.rmSync(file, { force: true });
-  const disk = { writeMs: median(writeTimes), readMs: median(readTimes) };
+  const disk = { writeMs: median(writeTimes), readMs: median(readTimes), sha512sumMs: median(sumTimes) };
   console.log(
-    `   disk: write+fsync ${disk.writeMs.toFixed(0)} ms, read ${disk.readMs.toFixed(0)} ms for ${uploadMiB} MiB`,
+    `   disk: write+fsync ${disk.writeMs.toFixed(0)} ms, read ${disk.readMs.toFixed(0)} ms, ` +
+      `sha512sum ${disk.sha512sumMs.toFixed(0)} ms for ${uploadMiB} MiB`,
   );
   return disk;
 }
 
-/** One server: idle memory, a 10 MiB upload's peak, then `runs` large uploads and downloads. */
+/** One server: idle memory, a 10 MiB upload's peak, then `runs` large uploads, downloads and fixity checks. */
 async function transfer(target: Target, targets: readonly Target[], size: number, chunk: Buffer) {
   const idle = rssKiB(target.pid);
   await settle(targets);
@@ -131,6 +166,7 @@ async function transfer(target: Target, targets: readonly Target[], size: number
   );
   const uploads: number[] = [];
   const downloads: number[] = [];
+  const fixities: number[] = [];
   let peak = 0;
   for (let i = 0; i < runs; i++) {
     const url = `${target.base}large-${Date.now().toString(36)}-${i}.bin`;
@@ -138,19 +174,22 @@ async function transfer(target: Target, targets: readonly Target[], size: number
     uploads.push(up.ms);
     peak = Math.max(peak, up.peakKiB);
     downloads.push(await download(target, url, size));
+    const fixityMs = await fixity(target, url);
+    if (fixityMs !== undefined) fixities.push(fixityMs);
     await request('DELETE', url, target.headers).catch(() => undefined);
   }
   const result: TransferResult = {
     target: target.name,
     uploadMs: median(uploads),
     downloadMs: median(downloads),
+    fixityMs: fixities.length === 0 ? undefined : median(fixities),
     peakRssMiB: peak / 1024,
     idleRssMiB: idle / 1024,
     smallUploadPeakRssMiB: small.peakKiB / 1024,
   };
   console.log(
     `   ${target.name}: upload ${result.uploadMs.toFixed(0)} ms, download ${result.downloadMs.toFixed(0)} ms, ` +
-      `RSS idle ${result.idleRssMiB.toFixed(0)} MiB, peak ${result.peakRssMiB.toFixed(0)} MiB (${uploadMiB} MiB) / ` +
+      `fixity ${result.fixityMs === undefined ? '—' : `${result.fixityMs.toFixed(0)} ms`}, RSS idle ${result.idleRssMiB.toFixed(0)} MiB, peak ${result.peakRssMiB.toFixed(0)} MiB (${uploadMiB} MiB) / ` +
       `${result.smallUploadPeakRssMiB.toFixed(0)} MiB (10 MiB)`,
   );
   return result;

@@ -1,7 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDialect } from '../test-support/test-database.js';
 import type { TestApp } from '../test-support/test-app.js';
 import { BASE, buildRepositoryApp, NS, objects, repo } from '../test-support/repository-client.js';
+import { BinaryStore } from './binaries/binary-store.js';
 
 /**
  * Fedora API conformance, binaries: byte ranges, filenames and shared content. Test by test as the
@@ -56,5 +60,99 @@ describe(`binaries: ranges and streaming (${testDialect})`, () => {
     expect(objects(one, `${BASE}/same-1`, `${NS.premis}hasMessageDigest`)).toEqual(
       objects(two, `${BASE}/same-2`, `${NS.premis}hasMessageDigest`),
     );
+  });
+});
+
+describe(`binaries larger than one hashing batch (${testDialect})`, () => {
+  // Over 1 MiB the bytes are hashed and written by a digest worker (binaries/content-sink.ts).
+  const bytes = randomBytes(3 * 1024 * 1024 + 17);
+  const digest = (algorithm: string) => createHash(algorithm).update(bytes).digest();
+
+  /** Every file the repository keeps under its binaries directory (content and temporary files). */
+  function binaryFiles(): string[] {
+    return fs
+      .readdirSync(path.join(t.config.dataDir, 'binaries'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+  }
+
+  it('hashes the bytes once on upload, serves them and their ranges without hashing again', async () => {
+    const write = vi.spyOn(BinaryStore.prototype, 'write');
+    try {
+      const put = await repo(t.app, 'PUT', '/big', {
+        headers: {
+          'content-type': 'application/octet-stream',
+          digest: `sha-256=${digest('sha256').toString('base64')}`,
+        },
+        body: bytes,
+      });
+      expect(put.statusCode).toBe(201);
+      const store = write.mock.contexts[0] as BinaryStore;
+      const after = { ...store.hashing };
+      const whole = await repo(t.app, 'GET', '/big');
+      expect(whole.headers['content-length']).toBe(String(bytes.length));
+      expect(whole.rawPayload.equals(bytes)).toBe(true);
+      const part = await repo(t.app, 'GET', '/big', { headers: { range: 'bytes=524287-2097152' } });
+      expect(part.statusCode).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 524287-2097152/${bytes.length}`);
+      expect(part.rawPayload.equals(bytes.subarray(524287, 2097153))).toBe(true);
+      // Serving reads the file only: no hashing pass.
+      expect(store.hashing).toEqual(after);
+      const description = await repo(t.app, 'GET', '/big/fcr:metadata');
+      expect(objects(description, `${BASE}/big`, `${NS.premis}hasMessageDigest`).sort()).toEqual([
+        `urn:sha-256:${digest('sha256').toString('hex')}`,
+        `urn:sha-512:${digest('sha512').toString('hex')}`,
+      ]);
+      const wanted = await repo(t.app, 'GET', '/big', { headers: { 'want-digest': 'sha-512' } });
+      expect(wanted.headers.digest).toBe(`sha-512=${digest('sha512').toString('base64')}`);
+      expect(store.hashing).toEqual({ passes: after.passes + 1, bytes: after.bytes + bytes.length });
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it('hashes an upload exactly once: one pass over its bytes', async () => {
+    const write = vi.spyOn(BinaryStore.prototype, 'write');
+    try {
+      await repo(t.app, 'PUT', '/big-warm', { headers: { 'content-type': 'text/plain' }, body: 'x' });
+      const store = write.mock.contexts[0] as BinaryStore;
+      const before = { ...store.hashing };
+      const other = randomBytes(2 * 1024 * 1024 + 5);
+      const put = await repo(t.app, 'PUT', '/big-once', {
+        headers: { 'content-type': 'application/octet-stream' },
+        body: other,
+      });
+      expect(put.statusCode).toBe(201);
+      expect(store.hashing).toEqual({ passes: before.passes + 1, bytes: before.bytes + other.length });
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it('refuses a wrong Digest (409) and keeps neither the resource nor any file', async () => {
+    const before = binaryFiles();
+    const put = await repo(t.app, 'PUT', '/big-wrong', {
+      headers: { 'content-type': 'application/octet-stream', digest: `sha-512=${'0'.repeat(128)}` },
+      body: bytes,
+    });
+    expect(put.statusCode).toBe(409);
+    expect((await repo(t.app, 'GET', '/big-wrong')).statusCode).toBe(404);
+    expect(binaryFiles().sort()).toEqual(before.sort());
+  });
+
+  it('reports fixity of a large binary from one pass over its file', async () => {
+    await repo(t.app, 'PUT', '/big-fixity', {
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+    const fixity = await repo(t.app, 'GET', '/big-fixity/fcr:fixity');
+    expect(fixity.statusCode).toBe(200);
+    const result = objects(fixity, `${BASE}/big-fixity`, `${NS.premis}hasFixity`)[0] ?? '';
+    expect(objects(fixity, result, `${NS.premis}hasEventOutcome`)).toEqual(['SUCCESS']);
+    expect(objects(fixity, result, `${NS.premis}hasSize`)).toEqual([String(bytes.length)]);
+    expect(objects(fixity, result, `${NS.premis}hasMessageDigest`).sort()).toEqual([
+      `urn:sha-256:${digest('sha256').toString('hex')}`,
+      `urn:sha-512:${digest('sha512').toString('hex')}`,
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomUUID, type Hash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +9,8 @@ import {
   PRIVATE_FILE_MODE,
 } from '../../shared/private-files.js';
 import { RepositoryRefusal } from '../refusal.js';
+import { ContentSink } from './content-sink.js';
+import { digestWorkers, type DigestWorkers } from './digest-workers.js';
 import type { DigestAlgorithm } from './digests.js';
 
 export interface StoredContent {
@@ -19,18 +21,25 @@ export interface StoredContent {
 
 const TEMP_PREFIX = '.upload-';
 const TEMP_SUFFIX = '.tmp';
-const WRITE_BATCH_BYTES = 1024 * 1024;
+const READ_BYTES = 512 * 1024;
 /** Content files younger than this are never collected: an upload of the same bytes may be in flight. */
 const GRACE_MS = 10 * 60 * 1000;
 
 /**
  * Binary content on disk, content-addressed by SHA-512 under `<dataDir>/binaries/ab/cd/<sha512>`. A write
- * streams to a temporary file in the same directory tree, hashing as it goes, is fsynced and then renamed
- * into place, so a crash leaves either nothing or a complete file (and at worst a temporary file that the
- * next start removes). Identical content is stored once; mementos share it.
+ * streams to a temporary file in the same directory tree, hashing each byte once as it goes (content over
+ * 1 MiB in a digest worker thread, see content-sink.ts), is fsynced and then renamed into place, so a
+ * crash leaves either nothing or a complete file (and at worst a temporary file that the next start
+ * removes). Identical content is stored once; mementos share it.
  */
 export class BinaryStore {
-  constructor(readonly root: string) {}
+  /** Passes over content that computed digests, and the bytes they read (tests count them). */
+  readonly hashing = { passes: 0, bytes: 0 };
+
+  constructor(
+    readonly root: string,
+    private readonly workers: DigestWorkers = digestWorkers,
+  ) {}
 
   /**
    * Creates the directory (0700; an existing one is tightened, which also closes the 0755 folders an
@@ -64,35 +73,13 @@ export class BinaryStore {
     options: { maxBytes: number; expected: ReadonlyMap<string, { algorithm: DigestAlgorithm; hex: string }> },
   ): Promise<StoredContent> {
     const temp = path.join(this.root, `${TEMP_PREFIX}${randomUUID()}${TEMP_SUFFIX}`);
-    const hashes = new Map<string, Hash>([
-      ['sha512', createHash('sha512')],
-      ['sha256', createHash('sha256')],
-    ]);
-    for (const node of options.expected.keys()) if (!hashes.has(node)) hashes.set(node, createHash(node));
+    const algorithms = [...new Set(['sha512', 'sha256', ...options.expected.keys()])];
     const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);
+    const sink = new ContentSink(handle, algorithms, this.workers);
     let size = 0;
+    let finished = false;
     let kept = false;
     try {
-      // Chunks are hashed as they arrive and written in batches of about 1 MiB (fewer system calls).
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      const flush = async () => {
-        let buffers = pending;
-        pending = [];
-        pendingBytes = 0;
-        while (buffers.length > 0) {
-          let { bytesWritten } = await handle.writev(buffers);
-          const rest: Buffer[] = [];
-          for (const buffer of buffers) {
-            if (bytesWritten >= buffer.length) bytesWritten -= buffer.length;
-            else {
-              rest.push(buffer.subarray(bytesWritten));
-              bytesWritten = 0;
-            }
-          }
-          buffers = rest;
-        }
-      };
       for await (const chunk of source) {
         const buffer = chunk as Buffer;
         size += buffer.length;
@@ -102,15 +89,14 @@ export class BinaryStore {
             `The binary is larger than the limit of ${options.maxBytes} bytes`,
           );
         }
-        for (const hash of hashes.values()) hash.update(buffer);
-        pending.push(buffer);
-        pendingBytes += buffer.length;
-        if (pendingBytes >= WRITE_BATCH_BYTES) await flush();
+        await sink.push(buffer);
       }
-      await flush();
+      const { digests, size: written } = await sink.finish();
+      finished = true;
+      this.count(written);
+      if (written !== size) throw new Error(`wrote ${written} of ${size} bytes`);
       await handle.sync();
       await handle.close();
-      const digests = new Map([...hashes].map(([name, hash]) => [name, hash.digest('hex')]));
       for (const [node, { algorithm, hex }] of options.expected) {
         if (digests.get(node) !== hex) {
           throw new RepositoryRefusal(
@@ -141,38 +127,43 @@ export class BinaryStore {
       return { sha512, sha256, size };
     } finally {
       if (!kept) {
+        // The worker must be done with the file descriptor before it is closed (its number is reused).
+        if (!finished) await sink.abort();
         await handle.close().catch(() => undefined);
         await fs.rm(temp, { force: true });
       }
     }
   }
 
-  /** A read stream of the stored bytes (inclusive byte range when given). */
+  /**
+   * A read stream of the stored bytes (inclusive byte range when given). Reads of 512 KiB instead of the
+   * default 64 KiB: a tenth of the reads and socket writes for a large download, at half the CPU; a
+   * smaller file or range is read in one piece of its own size.
+   */
   read(sha512: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(
-      this.fileOf(sha512),
-      range === undefined ? {} : { start: range.start, end: range.end },
-    );
+    return createReadStream(this.fileOf(sha512), {
+      highWaterMark: READ_BYTES,
+      ...(range === undefined ? {} : { start: range.start, end: range.end }),
+    });
   }
 
-  /** Re-reads the stored bytes and computes the digests asked for (Node hash names). */
+  /** Re-reads the stored bytes in a digest worker and computes the digests asked for (Node hash names). */
   async digest(
     sha512: string,
     algorithms: readonly string[],
   ): Promise<{ size: number; digests: Map<string, Buffer> }> {
-    const hashes = new Map(algorithms.map((a) => [a, createHash(a)]));
-    let size = 0;
-    try {
-      for await (const chunk of createReadStream(this.fileOf(sha512))) {
-        const buffer = chunk as Buffer;
-        size += buffer.length;
-        for (const hash of hashes.values()) hash.update(buffer);
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      // A missing file reports the digests of nothing: fixity then fails, which is the truth.
-    }
-    return { size, digests: new Map([...hashes].map(([name, hash]) => [name, hash.digest()])) };
+    // A missing file reports the digests of nothing: fixity then fails, which is the truth.
+    const { size, digests } = await this.workers.digestFile(this.fileOf(sha512), algorithms);
+    this.count(size);
+    return {
+      size,
+      digests: new Map(algorithms.map((name, i) => [name, Buffer.from(digests[i] ?? '', 'hex')])),
+    };
+  }
+
+  private count(bytes: number): void {
+    this.hashing.passes++;
+    this.hashing.bytes += bytes;
   }
 
   /** Removes content files no longer referenced (unless written or reused within the grace period). */
