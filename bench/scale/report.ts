@@ -92,7 +92,7 @@ function markdown(report: ScaleReport): string {
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
   const sections = report.scenarios.map(
-    (s) => `## ${s.title}\n\n${s.notes.join('\n\n')}\n\n${table(s, s.steps)}`,
+    (s) => `## ${s.title} (\`${s.key}\`)\n\n${s.notes.join('\n\n')}\n\n${table(s, s.steps)}`,
   );
   const flagged =
     report.superLinear.length === 0

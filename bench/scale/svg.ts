@@ -1,7 +1,8 @@
 import type { ScenarioResult } from './series.js';
 
 /**
- * A log-log chart of median time against size, one small panel per scenario, built as plain SVG text.
+ * A log-log chart of median time against size, one small panel per scenario (titled by its key, as in
+ * scale.md), built as plain SVG text.
  * Each panel also draws the service's CPU ms per request and a dashed line of linear growth through
  * the first point, so a curve steeper than the dashes grows faster than linearly.
  */
@@ -9,11 +10,12 @@ import type { ScenarioResult } from './series.js';
 const PANEL_W = 320;
 const PANEL_H = 230;
 const COLUMNS = 3;
-const PAD = { left: 52, right: 14, top: 34, bottom: 34 };
+const PAD = { left: 50, right: 14, top: 34, bottom: 34 };
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const short = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 const num = (n: number) => n.toFixed(1);
+const duration = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
 
 interface Point {
   x: number;
@@ -43,7 +45,7 @@ function panel(result: ScenarioResult, left: number, top: number): string {
   const px = (x: number) => left + PAD.left + ((Math.log10(x) - xs[0]!) / (xs[1]! - xs[0]!)) * w;
   const py = (y: number) => top + PAD.top + h - ((Math.log10(y) - ys[0]!) / (ys[1]! - ys[0]!)) * h;
   const parts: string[] = [
-    `<text x="${left + PAD.left}" y="${top + 16}" font-size="11" font-weight="bold">${escape(result.title)}</text>`,
+    `<text x="${left + PAD.left}" y="${top + 16}" font-size="11" font-weight="bold">${escape(result.key)}</text>`,
     `<rect x="${left + PAD.left}" y="${top + PAD.top}" width="${w}" height="${h}" fill="none" stroke="#999"/>`,
   ];
   for (const size of sizes) {
@@ -56,7 +58,7 @@ function panel(result: ScenarioResult, left: number, top: number): string {
     const y = num(py(10 ** e));
     parts.push(
       `<line x1="${left + PAD.left}" y1="${y}" x2="${left + PAD.left + w}" y2="${y}" stroke="#eee"/>`,
-      `<text x="${left + PAD.left - 4}" y="${y}" font-size="10" text-anchor="end" dominant-baseline="middle">${10 ** e} ms</text>`,
+      `<text x="${left + PAD.left - 4}" y="${y}" font-size="10" text-anchor="end" dominant-baseline="middle">${duration(10 ** e)}</text>`,
     );
   }
   parts.push(
