@@ -71,7 +71,7 @@ export async function benchRepository(
   logCounts(counts);
 
   const scenario = { api, repo, view, literals };
-  const comparisons: Comparison[] = [await benchRender(scenario, container)];
+  const comparisons: Comparison[] = await benchRender(scenario, container);
   comparisons.push(...(await benchAdd(scenario, countTargets, newTargets)));
   return { comparisons, counts, setup };
 }

@@ -23,22 +23,33 @@ export interface ScenarioContext {
   readonly literals: LiteralCounter;
 }
 
-/** 1. Render: warm-up, then bare and service runs alternating. */
+/**
+ * 1. Render: warm-up, then bare and service runs alternating. Where a render needs more than one bare
+ * request (the embedded repository: the resource and its fcr:versions), the bare GET of the resource
+ * alone is measured too (issue 10 compares the render with "a bare GET of the same resource"): two
+ * comparisons sharing the service runs.
+ */
 export async function benchRender(
   { api, repo, view }: ScenarioContext,
   container: string,
-): Promise<Comparison> {
+): Promise<Comparison[]> {
   const service = serviceRender(api, repo, view, container);
   const bare = bareRender(repo, container);
-  const comparison: Comparison = {
+  const single = bare.requests.length > 1 ? bareRender(repo, container, true) : undefined;
+  const renderComparison = (baseline: string): Comparison => ({
     repository: repo.label,
     operation: `render context (${METADATA.length} metadata triples, ${CHILDREN} children)`,
-    baseline: bareLabel(repo, false),
+    baseline,
     goal: true,
     service: [],
     bare: [],
     checks: [],
-  };
+  });
+  const comparison = renderComparison(bareLabel(repo, false));
+  const singleComparison =
+    single === undefined
+      ? undefined
+      : renderComparison('GET <container> only (a bare GET of the same resource)');
   if (warmup > 0) {
     console.log(`warm-up ${warmup} s: render`);
     await measure(bare, warmup);
@@ -53,8 +64,15 @@ export async function benchRender(
     console.log(describe(serviceRun.figures));
     comparison.bare.push(bareRun.figures);
     comparison.service.push(serviceRun.figures);
+    if (single !== undefined && singleComparison !== undefined) {
+      process.stdout.write(`run ${run}/${runs}: render · bare GET only … `);
+      const singleRun = await measure(single, duration);
+      console.log(describe(singleRun.figures));
+      singleComparison.bare.push(singleRun.figures);
+      singleComparison.service.push(serviceRun.figures);
+    }
   }
-  return comparison;
+  return singleComparison === undefined ? [comparison] : [comparison, singleComparison];
 }
 
 /** Triples added to `targets` (literals starting with `prefix`), read back through the service. */

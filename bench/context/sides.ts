@@ -23,12 +23,14 @@ export function serviceRender(api: Api, repo: Repository, view: View, container:
   };
 }
 
-export function bareRender(repo: Repository, container: string): Side {
+/** The bare requests a render needs; `firstOnly`: the bare GET of the resource alone (issue 10's baseline). */
+export function bareRender(repo: Repository, container: string, firstOnly = false): Side {
+  const requests = repo.render(container).map(bareRequest);
   return {
     key: 'bare',
-    label: `${repo.key} · render · bare`,
+    label: `${repo.key} · render · bare${firstOnly ? ' GET only' : ''}`,
     origin: repo.origin,
-    requests: repo.render(container).map(bareRequest),
+    requests: firstOnly ? requests.slice(0, 1) : requests,
   };
 }
 
