@@ -2,6 +2,12 @@ import { sql } from 'kysely';
 import type { RepoResourceRow } from './repository.table.js';
 import { CompiledByLength, CompiledStatement, type Executor } from './compiled.js';
 
+/** A locked path (the one asked about) and a tombstoned one (it or an ancestor); null for none. */
+export interface Blockers {
+  readonly locked: string | null;
+  readonly tombstone: string | null;
+}
+
 /** The columns of repo_resources in one fixed order: the values of an insert or update, in that order. */
 const RESOURCE_COLUMNS = [
   'path',
@@ -42,6 +48,8 @@ export class RepositoryQueries {
   private readonly tombstones: CompiledByLength<{ path: string }>;
   private readonly lock: CompiledStatement<{ path: string; tx_id: string }>;
   private readonly lockOfOthers: CompiledStatement<{ path: string; tx_id: string }>;
+  private readonly blockers: CompiledByLength<Blockers>;
+  private readonly blockersOfOthers: CompiledByLength<Blockers>;
   private readonly bump: CompiledStatement<unknown>;
   private readonly insert: CompiledStatement<unknown>;
   private readonly digest: CompiledStatement<{ sha512: string | null }>;
@@ -69,6 +77,32 @@ export class RepositoryQueries {
     // Values: now, owner, path.
     this.lockOfOthers = CompiledStatement.of(3, (at) =>
       locks(at(0)).where('repo_locks.tx_id', '!=', at(1)).where('repo_locks.path', '=', at(2)),
+    );
+    // A new resource's two checks in one statement. Values: now, [owner,] path, then self and ancestors.
+    const lockedPath = (now: never) =>
+      db
+        .selectFrom('repo_locks')
+        .innerJoin('repo_transactions', 'repo_transactions.id', 'repo_locks.tx_id')
+        .select('repo_locks.path')
+        .where('repo_transactions.state', '=', 'open')
+        .where('repo_transactions.expires', '>', now);
+    const tombstoned = (paths: readonly never[]) =>
+      db.selectFrom('repo_tombstones').select('path').where('path', 'in', paths).limit(1).as('tombstone');
+    this.blockers = new CompiledByLength(2, (at, paths) =>
+      db.selectNoFrom([
+        lockedPath(at(0)).where('repo_locks.path', '=', at(1)).limit(1).as('locked'),
+        tombstoned(paths),
+      ]),
+    );
+    this.blockersOfOthers = new CompiledByLength(3, (at, paths) =>
+      db.selectNoFrom([
+        lockedPath(at(0))
+          .where('repo_locks.tx_id', '!=', at(1))
+          .where('repo_locks.path', '=', at(2))
+          .limit(1)
+          .as('locked'),
+        tombstoned(paths),
+      ]),
     );
     // Values: now, path.
     this.bump = CompiledStatement.of(2, (at) =>
@@ -117,6 +151,24 @@ export class RepositoryQueries {
     return owner === null
       ? this.lock.first(executor, [now, path])
       : this.lockOfOthers.first(executor, [now, owner, path]);
+  }
+
+  /**
+   * What keeps a resource from being created at `path`, in one statement: a lock on it held by a live
+   * transaction other than `owner` (any, when null), and a tombstone on it or an ancestor (`selfAndAncestors`).
+   */
+  async newPathBlockers(
+    executor: Executor,
+    path: string,
+    selfAndAncestors: readonly string[],
+    owner: string | null,
+    now: number,
+  ): Promise<Blockers> {
+    const found =
+      owner === null
+        ? await this.blockers.rows(executor, [now, path], selfAndAncestors)
+        : await this.blockersOfOthers.rows(executor, [now, owner, path], selfAndAncestors);
+    return found[0] ?? { locked: null, tombstone: null };
   }
 
   /** Counts a child's arrival or departure in its parent's revision; false when there is no parent. */

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/sql-errors.js';
-import { ParentMissing, RevisionConflict } from './errors.js';
+import { LockHeld, ParentMissing, RevisionConflict } from './errors.js';
 import { checkLocks } from './locks.js';
 import { selfAndAncestors } from './paths.js';
 import type { RepositoryQueries } from './queries.js';
@@ -53,11 +53,18 @@ export async function applyOps(
     }
     if (op.op === 'put') {
       const { record } = op;
-      await checkLocks(trx, queries, record.path, false, owner, now);
       const row = toRow(record);
       if (op.base === null) {
-        const tombs = await queries.tombstoned(trx, selfAndAncestors(record.path));
-        if (tombs.length > 0) throw new RevisionConflict(record.path);
+        // The lock check and the tombstone check (the path or an ancestor) in one statement.
+        const blockers = await queries.newPathBlockers(
+          trx,
+          record.path,
+          selfAndAncestors(record.path),
+          owner,
+          now,
+        );
+        if (blockers.locked !== null) throw new LockHeld(blockers.locked);
+        if (blockers.tombstone !== null) throw new RevisionConflict(record.path);
         if (!(await bumpParent(record.parent))) throw new ParentMissing(record.path);
         try {
           await queries.insertResource(trx, row);
@@ -66,6 +73,7 @@ export async function applyOps(
           throw error;
         }
       } else {
+        await checkLocks(trx, queries, record.path, false, owner, now);
         const expected = op.base + (bumped.get(record.path) ?? 0);
         const old = await queries.digestOf(trx, record.path);
         const replaced = await queries.updateResource(trx, record.path, expected, {
