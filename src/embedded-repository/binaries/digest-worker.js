@@ -50,6 +50,8 @@ const READ_BYTES = 1024 * 1024;
 // Written bytes are flushed to the disk in the background every SYNC_BYTES (one fdatasync at a time), so
 // the disk works while the rest arrives and the final fsync finds little left to write.
 const SYNC_BYTES = 8 * 1024 * 1024;
+/** Files are read one at a time (synchronously), always into this buffer. */
+const readBuffer = Buffer.allocUnsafe(READ_BYTES);
 /** @type {Map<number, Job>} */
 const jobs = new Map();
 
@@ -67,13 +69,12 @@ function digestFile(file, algorithms) {
     if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ENOENT') throw error;
   }
   if (fd !== undefined) {
-    const buffer = Buffer.allocUnsafe(READ_BYTES);
     try {
       for (;;) {
-        const read = fs.readSync(fd, buffer, 0, READ_BYTES, null);
+        const read = fs.readSync(fd, readBuffer, 0, READ_BYTES, null);
         if (read === 0) break;
         size += read;
-        const bytes = buffer.subarray(0, read);
+        const bytes = readBuffer.subarray(0, read);
         for (const hash of hashes) hash.update(bytes);
       }
     } finally {
