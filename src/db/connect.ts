@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { makePrivateDirectory, makePrivateFile } from '../shared/private-files.js';
-import { registerDataVersion, sqliteDataVersion } from './data-version.js';
+import { registerDataVersion, SqliteDataVersion } from './data-version.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import type { Database, SqlDialect } from './database.js';
 import { withStatementCache } from './statement-cache.js';
@@ -29,12 +29,6 @@ export interface ConnectOptions {
 /** Opens the configured database; the caller owns `db.destroy()`. */
 export function connectDatabase(config: DatabaseConfig, options: ConnectOptions = {}): DatabaseHandle {
   const { onQuery } = options;
-  const log =
-    onQuery === undefined
-      ? undefined
-      : (event: LogEvent) => {
-          if (event.level === 'query') onQuery();
-        };
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:') {
       makePrivateDirectory(path.dirname(config.file));
@@ -50,11 +44,12 @@ export function connectDatabase(config: DatabaseConfig, options: ConnectOptions 
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     // The driver prepares every query it runs: keep the prepared statements.
+    const version = new SqliteDataVersion(sqlite);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-      ...(log === undefined ? {} : { log }),
+      log: statementLog(version, onQuery),
     });
-    registerDataVersion(db, sqliteDataVersion(db));
+    registerDataVersion(db, version);
     return { db, dialect: 'sqlite' };
   }
   const searchPath = config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` };
@@ -71,16 +66,25 @@ export function connectDatabase(config: DatabaseConfig, options: ConnectOptions 
   });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    // Every statement of this process moves the change counter (writes and commits), so no kept read
-    // survives this instance's own write; the tests' query counter rides on the same log.
-    log: (event: LogEvent) => {
-      if (event.level !== 'query') return;
-      changes.noteStatement(event.query.sql);
-      onQuery?.();
-    },
+    log: statementLog(changes, onQuery),
   });
   registerDataVersion(db, changes);
   return { db, dialect: 'postgres', listening: changes.start() };
+}
+
+/**
+ * Kysely's query log, after every completed statement: the statement moves the change counter when it
+ * may have written (so no kept read survives this instance's own write), and the tests count it.
+ */
+function statementLog(
+  version: { noteStatement(sql: string): void },
+  onQuery: (() => void) | undefined,
+): (event: LogEvent) => void {
+  return (event) => {
+    if (event.level !== 'query') return;
+    version.noteStatement(event.query.sql);
+    onQuery?.();
+  };
 }
 
 /** The pool Kysely ends on `destroy()`: it stops the change feed with it, so nothing outlives the app. */

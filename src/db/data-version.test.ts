@@ -32,7 +32,6 @@ describe('the SQLite data version', () => {
     const before = await version.current();
     expect(before).toBeDefined();
     await sql`select * from t`.execute(db);
-    await sql`update t set v = 'x' where id = 99`.execute(db); // changes no row
     other.prepare('select * from t').all();
     expect(await version.current()).toBe(before);
   });

@@ -1,4 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type SqliteDatabase from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -15,34 +16,40 @@ export interface DataVersion {
 }
 
 /**
- * SQLite's counters, read in one statement through Kysely (so under the driver's connection lock: never
- * inside a transaction or a streamed query of this connection):
- * - `total_changes()`: rows inserted, updated or deleted by this connection, which is the whole
- *   process's (Kysely's SQLite driver has one connection). It counts statements as they complete, so a
- *   rolled-back write still moves it: a token can only change too often, never too rarely.
- * - `data_version`: changes whenever another connection, in this process or another one (a second
- *   instance, the CLI), commits to the file.
- * - `schema_version`: any DDL.
+ * SQLite's signal, in two parts:
+ * - this process's own writes: a counter moved by Kysely's query log after every statement that is not
+ *   a plain SELECT (writes, DDL, commits and rollbacks), so it can only move too often, never too rarely;
+ *   Kysely's SQLite driver has one connection, so that is every statement of the process;
+ * - everybody else's commits: `PRAGMA data_version`, which changes whenever another connection (a
+ *   second instance, the CLI) commits to the file, read with a statement prepared once.
+ * The pragma is read directly, not through Kysely: it is a read of the connection's own counter, fine
+ * inside an open transaction (at worst it makes the next lookup miss); if the connection refuses (it
+ * is busy iterating a statement), the answer is "unknown" and nothing is kept.
  */
-const SQLITE_VERSION = CompiledQuery.raw(
-  'select total_changes() as changes, ' +
-    '(select data_version from pragma_data_version()) as data, ' +
-    '(select schema_version from pragma_schema_version()) as schema',
-);
+export class SqliteDataVersion implements DataVersion {
+  private own = 0;
+  private readonly others: SqliteDatabase.Statement<[], number>;
 
-interface VersionRow {
-  changes: number;
-  data: number;
-  schema: number;
+  constructor(sqlite: SqliteDatabase.Database) {
+    this.others = sqlite.prepare<[], number>('pragma data_version').pluck();
+  }
+
+  noteStatement(sql: string): void {
+    if (!isPlainSelect(sql)) this.own++;
+  }
+
+  current(): Promise<string | undefined> {
+    try {
+      return Promise.resolve(`${this.own}:${this.others.get() ?? ''}`);
+    } catch {
+      return Promise.resolve(undefined);
+    }
+  }
 }
 
-export function sqliteDataVersion<DB>(db: Kysely<DB>): DataVersion {
-  return {
-    async current() {
-      const row = (await db.executeQuery<VersionRow>(SQLITE_VERSION)).rows[0];
-      return row === undefined ? undefined : `${row.changes}:${row.data}:${row.schema}`;
-    },
-  };
+/** Statements that cannot change data or schema; anything else moves the counters. */
+export function isPlainSelect(sql: string): boolean {
+  return /^\s*select\b/i.test(sql);
 }
 
 /**

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { DataVersion } from './data-version.js';
+import { isPlainSelect, type DataVersion } from './data-version.js';
 
 /**
  * The channel the change triggers notify on (migration 007): one per schema, so instances on other
@@ -62,7 +62,7 @@ export class PostgresChangeFeed implements DataVersion {
 
   /** Kysely's query log calls this after every statement of this process. */
   noteStatement(sql: string): void {
-    if (!/^\s*select\b/i.test(sql)) this.counter++;
+    if (!isPlainSelect(sql)) this.counter++;
   }
 
   /** Connects and listens; resolves once listening, or once the first attempt failed (then retries). */
