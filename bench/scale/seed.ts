@@ -5,8 +5,13 @@ import { DC, SEED_CONCURRENCY } from './settings.js';
 
 /** The scale bench's data, all created through the service's HTTP interface, with progress. */
 
-/** Runs `count` tasks, `SEED_CONCURRENCY` at a time, printing progress at most every 5 s. */
-async function inParallel(label: string, count: number, task: (i: number) => Promise<unknown>) {
+/** Runs `count` tasks, `concurrency` at a time, printing progress at most every 5 s. */
+async function inParallel(
+  label: string,
+  count: number,
+  task: (i: number) => Promise<unknown>,
+  concurrency = SEED_CONCURRENCY,
+) {
   const started = performance.now();
   let done = 0;
   let printed = started;
@@ -21,7 +26,7 @@ async function inParallel(label: string, count: number, task: (i: number) => Pro
         console.log(`     ${label}: ${done}/${count} (${rate.toFixed(0)}/s)`);
       }
     }),
-    SEED_CONCURRENCY,
+    concurrency,
   );
   const seconds = (performance.now() - started) / 1000;
   if (count > 0) console.log(`     ${label}: ${count} in ${seconds.toFixed(1)} s`);
@@ -46,24 +51,33 @@ export async function addChildren(service: ScaleService, container: string, coun
 /** Triples per PATCH while seeding: about 60 KiB of SPARQL, far under the body limits. */
 const TRIPLES_PER_PATCH = 500;
 
-/** Adds metadata triples `dc:description "scale <from…to-1>"` to `resource`, 500 per PATCH. */
+/**
+ * Adds metadata triples `dc:description "scale <from…to-1>"` to `resource`, 500 per PATCH, two at a
+ * time: the repository applies PATCHes of one resource one after another, and a PATCH queued behind
+ * many slow ones outwaits the service's idle timeout (the connection is then reset unanswered).
+ */
 export async function addTriples(service: ScaleService, resource: string, from: number, to: number) {
   const batches = Math.ceil((to - from) / TRIPLES_PER_PATCH);
-  await inParallel('metadata triples (PATCHes of 500)', batches, async (batch) => {
-    const first = from + batch * TRIPLES_PER_PATCH;
-    const last = Math.min(to, first + TRIPLES_PER_PATCH);
-    const lines = Array.from(
-      { length: last - first },
-      (_, i) => `<${resource}> <${DC}description> "scale value ${first + i}" .`,
-    );
-    const call: Call = {
-      method: 'PATCH',
-      url: resource,
-      headers: { ...service.basic, 'content-type': 'application/sparql-update' },
-      body: `INSERT DATA {\n${lines.join('\n')}\n}`,
-    };
-    await send(call, AbortSignal.timeout(120_000), false);
-  });
+  await inParallel(
+    'metadata triples (PATCHes of 500)',
+    batches,
+    async (batch) => {
+      const first = from + batch * TRIPLES_PER_PATCH;
+      const last = Math.min(to, first + TRIPLES_PER_PATCH);
+      const lines = Array.from(
+        { length: last - first },
+        (_, i) => `<${resource}> <${DC}description> "scale value ${first + i}" .`,
+      );
+      const call: Call = {
+        method: 'PATCH',
+        url: resource,
+        headers: { ...service.basic, 'content-type': 'application/sparql-update' },
+        body: `INSERT DATA {\n${lines.join('\n')}\n}`,
+      };
+      await send(call, AbortSignal.timeout(120_000), false);
+    },
+    2,
+  );
 }
 
 /** Internal metadata rows `scale_<from…to-1>` (one in 20 required, as in `npm run bench`). */
