@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -31,7 +30,8 @@ export async function profilerEnv(dir: string | undefined): Promise<Record<strin
   if (dir === undefined || dir === '') return {};
   const absolute = path.resolve(dir);
   await mkdir(absolute, { recursive: true });
-  const preload = path.join(await mkdtemp(path.join(os.tmpdir(), 'scriptorium-scale-prof-')), 'preload.cjs');
+  // Next to the profiles it writes, so nothing is left in the temporary directory.
+  const preload = path.join(absolute, 'scale-preload.cjs');
   await writeFile(preload, PRELOAD);
   return { NODE_OPTIONS: `--require ${preload}`, BENCH_SCALE_CPU_PROF_DIR: absolute };
 }
