@@ -4,8 +4,15 @@ import { digestWorkers, type DigestWorkers, type WorkerChannel, type WorkerReply
 
 /** Bytes handed to the worker at a time; content up to this size never leaves the event loop. */
 export const BATCH_BYTES = 1024 * 1024;
-/** Batches the worker may have unfinished before the upload waits (memory per upload stays ≈ 5 MiB). */
-const MAX_IN_FLIGHT = 4;
+/** Batches in the memory shared with the worker: an upload waits while all are unfinished (4 MiB). */
+const SLOTS = 4;
+/**
+ * Slot memory of finished uploads, kept for the next ones: a SharedArrayBuffer lives until both threads
+ * have collected it, and the worker, allocating little, collects seldom; without reuse every large upload
+ * left 4 MiB behind for a while.
+ */
+const spareMemory: SharedArrayBuffer[] = [];
+const MAX_SPARE = 2;
 
 export interface SinkResult {
   readonly size: number;
@@ -15,16 +22,22 @@ export interface SinkResult {
 
 /**
  * Where an upload's bytes go: each byte is hashed once (every algorithm asked for) and written once to
- * an open temporary file. Chunks are copied into 1 MiB batches; content that fits in the first batch is
- * hashed and written here, anything larger is handed to a digest worker batch by batch, which hashes and
- * writes it while the event loop receives the next bytes. `push` waits while the worker is
- * MAX_IN_FLIGHT batches behind, so a fast client is slowed to the worker's pace instead of filling memory.
+ * an open temporary file. Content up to one batch is held as it came and hashed and written here.
+ * Anything larger goes to a digest worker: chunks are copied into batch slots of a SharedArrayBuffer the
+ * worker sees too, and only slot numbers travel (transferring buffers instead made V8 count every batch
+ * as new external memory in both threads and collect the main heap over and over). The worker hashes and
+ * writes a batch while the event loop receives the next; `push` waits while every slot is unfinished, so
+ * a fast client is slowed to the worker's pace instead of filling memory.
  */
 export class ContentSink {
-  private batch: Uint8Array | undefined;
+  /** Before a worker is needed: the chunks as they came. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  /** The slots, over a SharedArrayBuffer once a worker is needed. */
+  private slots: Uint8Array = new Uint8Array(0);
+  private readonly free: number[] = [];
+  private slot = -1;
   private filled = 0;
-  private readonly spare: Uint8Array[] = [];
-  private inFlight = 0;
   private channel: WorkerChannel | undefined;
   private failure: Error | undefined;
   private result: SinkResult | undefined;
@@ -38,16 +51,19 @@ export class ContentSink {
   ) {}
 
   async push(chunk: Buffer): Promise<void> {
-    let offset = 0;
-    while (offset < chunk.length) {
-      // A full batch goes only once more bytes come: content of exactly one batch stays here.
-      if (this.filled === BATCH_BYTES) await this.dispatch();
-      this.batch ??= this.spare.pop() ?? new Uint8Array(BATCH_BYTES);
-      const take = Math.min(chunk.length - offset, BATCH_BYTES - this.filled);
-      this.batch.set(chunk.subarray(offset, offset + take), this.filled);
-      this.filled += take;
-      offset += take;
+    if (this.channel === undefined) {
+      if (this.heldBytes + chunk.length <= BATCH_BYTES) {
+        this.held.push(chunk);
+        this.heldBytes += chunk.length;
+        return;
+      }
+      this.startWorker();
+      const held = this.held;
+      this.held = [];
+      this.heldBytes = 0;
+      for (const earlier of held) await this.copy(earlier);
     }
+    await this.copy(chunk);
   }
 
   /** Hashes and writes what is left; resolves once every byte is in the file (not yet fsynced). */
@@ -56,8 +72,7 @@ export class ContentSink {
     if (this.filled > 0) this.send();
     this.channel.post({ type: 'end' });
     while (this.result === undefined) await this.next();
-    this.channel.release();
-    this.channel = undefined;
+    this.close();
     return this.result;
   }
 
@@ -75,49 +90,86 @@ export class ContentSink {
     } catch {
       // The job failed: the worker is done with the file as well.
     }
-    channel.release();
+    this.close(channel);
+  }
+
+  /** The job is over in the worker: its channel is released and its slot memory kept for another. */
+  private close(channel = this.channel): void {
+    channel?.release();
+    this.channel = undefined;
+    if (this.slots.buffer instanceof SharedArrayBuffer && spareMemory.length < MAX_SPARE) {
+      spareMemory.push(this.slots.buffer);
+    }
+    this.slots = new Uint8Array(0);
   }
 
   /** Small content: hashed and written on the event loop, no worker involved. */
   private async finishHere(): Promise<SinkResult> {
-    const bytes = (this.batch ?? new Uint8Array(0)).subarray(0, this.filled);
-    const digests = new Map(
-      this.algorithms.map((name) => [name, createHash(name).update(bytes).digest('hex')]),
-    );
-    let written = 0;
-    while (written < bytes.length) {
-      written += (await this.handle.write(bytes, written, bytes.length - written, written)).bytesWritten;
+    const hashes = this.algorithms.map((name) => createHash(name));
+    for (const chunk of this.held) for (const hash of hashes) hash.update(chunk);
+    let buffers = this.held;
+    let position = 0;
+    while (buffers.length > 0) {
+      let { bytesWritten } = await this.handle.writev(buffers, position);
+      position += bytesWritten;
+      const rest: Buffer[] = [];
+      for (const buffer of buffers) {
+        if (bytesWritten >= buffer.length) bytesWritten -= buffer.length;
+        else {
+          rest.push(buffer.subarray(bytesWritten));
+          bytesWritten = 0;
+        }
+      }
+      buffers = rest;
     }
-    return { size: bytes.length, digests };
+    const digests = new Map(this.algorithms.map((name, i) => [name, hashes[i]?.digest('hex') ?? '']));
+    return { size: this.heldBytes, digests };
   }
 
-  private async dispatch(): Promise<void> {
-    if (this.channel === undefined) {
-      this.channel = this.workers.open((reply) => {
-        this.receive(reply);
-      });
-      this.channel.post({ type: 'start', fd: this.handle.fd, algorithms: this.algorithms });
+  private startWorker(): void {
+    const shared = spareMemory.pop() ?? new SharedArrayBuffer(SLOTS * BATCH_BYTES);
+    this.slots = new Uint8Array(shared);
+    for (let slot = SLOTS - 1; slot >= 0; slot--) this.free.push(slot);
+    this.channel = this.workers.open((reply) => {
+      this.receive(reply);
+    });
+    this.channel.post({
+      type: 'start',
+      fd: this.handle.fd,
+      algorithms: this.algorithms,
+      shared,
+      slotBytes: BATCH_BYTES,
+    });
+  }
+
+  /** Copies a chunk into slots, handing each full one to the worker; waits for a free slot when needed. */
+  private async copy(chunk: Buffer): Promise<void> {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.slot === -1) {
+        while (this.free.length === 0) await this.next();
+        this.slot = this.free.pop() ?? -1;
+        this.filled = 0;
+      }
+      const take = Math.min(chunk.length - offset, BATCH_BYTES - this.filled);
+      this.slots.set(chunk.subarray(offset, offset + take), this.slot * BATCH_BYTES + this.filled);
+      this.filled += take;
+      offset += take;
+      if (this.filled === BATCH_BYTES) this.send();
     }
-    this.send();
-    while (this.inFlight >= MAX_IN_FLIGHT) await this.next();
   }
 
   private send(): void {
-    const batch = this.batch;
-    if (batch === undefined || this.channel === undefined) return;
     if (this.failure !== undefined) throw this.failure;
-    const buffer = batch.buffer as ArrayBuffer;
-    this.channel.post({ type: 'data', buffer, length: this.filled }, [buffer]);
-    this.inFlight++;
-    this.batch = undefined;
+    this.channel?.post({ type: 'data', slot: this.slot, length: this.filled });
+    this.slot = -1;
     this.filled = 0;
   }
 
   private receive(reply: WorkerReply): void {
     switch (reply.type) {
       case 'ack':
-        this.inFlight--;
-        this.spare.push(new Uint8Array(reply.buffer));
+        this.free.push(reply.slot);
         break;
       case 'done':
         this.result = {

@@ -6,12 +6,12 @@
  * here it runs beside the event loop instead of on it.
  *
  * Messages (one worker serves several jobs, told apart by `id`; each job's messages arrive in order):
- * - `{ type: 'start', id, fd, algorithms }`: a content write; `fd` is the open temporary file (file
- *   descriptors are process-wide), owned and closed by the main thread.
- * - `{ type: 'data', id, buffer, length }`: the next bytes (a transferred ArrayBuffer): hashed here while a
- *   thread of libuv's pool writes them at the job's position, then the buffer goes back in
- *   `{ type: 'ack', id, buffer }` to be filled again. Every SYNC_BYTES the file is fdatasynced in the
- *   background.
+ * - `{ type: 'start', id, fd, algorithms, shared, slotBytes }`: a content write; `fd` is the open
+ *   temporary file (file descriptors are process-wide), owned and closed by the main thread; `shared` a
+ *   SharedArrayBuffer of slots of `slotBytes` the main thread fills.
+ * - `{ type: 'data', id, slot, length }`: the next bytes are in that slot: hashed here while a thread of
+ *   libuv's pool writes them at the job's position, then `{ type: 'ack', id, slot }` hands the slot back
+ *   to be filled again. Every SYNC_BYTES the file is fdatasynced in the background.
  * - `{ type: 'end', id }` → `{ type: 'done', id, size, digests }` (hex, in the order of `algorithms`).
  * - `{ type: 'abort', id }` → `{ type: 'aborted', id }`. 'done', 'aborted' and 'error' are answered only
  *   once no write or fdatasync of the job is running, so the main thread may then close the fd (a closed
@@ -28,6 +28,8 @@ import { parentPort as port } from 'node:worker_threads';
 /**
  * @typedef {{
  *   readonly fd: number,
+ *   readonly shared: SharedArrayBuffer,
+ *   readonly slotBytes: number,
  *   readonly hashes: import('node:crypto').Hash[],
  *   position: number,
  *   synced: number,
@@ -37,8 +39,9 @@ import { parentPort as port } from 'node:worker_threads';
  *   failure: (Error & { code?: string }) | undefined,
  * }} Job
  *   A content write: bytes taken so far, flushed so far, and the writes and fdatasyncs under way.
- * @typedef {{ type: 'start', id: number, fd: number, algorithms: string[] }
- *   | { type: 'data', id: number, buffer: ArrayBuffer, length: number }
+ * @typedef {{
+ *   type: 'start', id: number, fd: number, algorithms: string[], shared: SharedArrayBuffer, slotBytes: number,
+ * } | { type: 'data', id: number, slot: number, length: number }
  *   | { type: 'end' | 'abort', id: number }
  *   | { type: 'file', id: number, file: string, algorithms: string[] }} Message
  */
@@ -145,18 +148,18 @@ function flush(id, job) {
  * so handed back, when both are done.
  * @param {number} id
  * @param {Job} job
- * @param {ArrayBuffer} buffer
+ * @param {number} slot
  * @param {number} length
  */
-function take(id, job, buffer, length) {
-  const bytes = new Uint8Array(buffer, 0, length);
+function take(id, job, slot, length) {
+  const bytes = new Uint8Array(job.shared, slot * job.slotBytes, length);
   const position = job.position;
   job.position += length;
   let waiting = 2;
   const done = () => {
     if (--waiting > 0) return;
     job.pending--;
-    parentPort.postMessage({ type: 'ack', id, buffer }, [buffer]);
+    parentPort.postMessage({ type: 'ack', id, slot });
     flush(id, job);
     settle(id, job);
   };
@@ -198,6 +201,8 @@ parentPort.on('message', (/** @type {Message} */ message) => {
       case 'start':
         jobs.set(id, {
           fd: message.fd,
+          shared: message.shared,
+          slotBytes: message.slotBytes,
           hashes: message.algorithms.map((name) => createHash(name)),
           position: 0,
           synced: 0,
@@ -210,7 +215,7 @@ parentPort.on('message', (/** @type {Message} */ message) => {
       case 'data':
         if (job === undefined) break;
         if (job.failure !== undefined) fail(id, job, job.failure);
-        else take(id, job, message.buffer, message.length);
+        else take(id, job, message.slot, message.length);
         break;
       case 'end':
       case 'abort':

@@ -6,7 +6,7 @@ const WORKER = new URL('./digest-worker.js', import.meta.url);
 
 /** What a digest worker answers about one job (see digest-worker.js). */
 export type WorkerReply =
-  | { readonly type: 'ack'; readonly id: number; readonly buffer: ArrayBuffer }
+  | { readonly type: 'ack'; readonly id: number; readonly slot: number }
   | { readonly type: 'done'; readonly id: number; readonly size: number; readonly digests: string[] }
   | { readonly type: 'aborted'; readonly id: number }
   | { readonly type: 'error'; readonly id: number; readonly message: string; readonly code?: string };
