@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { emptySuccess, success } from '../http/envelope.js';
+import { emptySuccess, JSON_CONTENT_TYPE, success, successJson } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { checkedBody } from '../http/validation-errors.js';
 import { entityOf, toOperatorJson, type Operator } from './operator.js';
@@ -19,6 +19,14 @@ function one(operator: Operator) {
 
 /** Interface §4.2, ADMIN only (DECISIONS.md §5). */
 export function operatorRoutes(service: OperatorService) {
+  /** The wire form of the last list, by the service's array it came from (the same while unchanged). */
+  let listed: { readonly from: readonly Operator[]; readonly json: readonly object[] } | undefined;
+  const listJson = (operators: readonly Operator[]): readonly object[] => {
+    if (listed?.from !== operators)
+      listed = { from: operators, json: Object.freeze(operators.map(toOperatorJson)) };
+    return listed.json;
+  };
+
   return (app: FastifyInstance): void => {
     const single = envelopeSchema({
       type: 'object',
@@ -34,7 +42,10 @@ export function operatorRoutes(service: OperatorService) {
           response: { 200: envelopeSchema(payloadOf(LIST_KEY, { type: 'array', items: operatorSchema })) },
         },
       },
-      async () => success(LIST_KEY, (await service.list()).map(toOperatorJson)),
+      // The service answers the same frozen list while nothing changed, so its wire form and JSON are
+      // reused too (successJson keeps a frozen value's serialization).
+      async (_request, reply) =>
+        reply.type(JSON_CONTENT_TYPE).send(successJson(LIST_KEY, listJson(await service.list()))),
     );
     app.get(
       '/operators/types',

@@ -13,10 +13,18 @@ type Body = CheckedBody<OperatorBody>;
 
 /** Use cases of interface §4.2 with the rules of DECISIONS.md §3 (name unique across all types). */
 export class OperatorService {
+  /** The last list sorted, by the store's array it came from (the store answers the same array while unchanged). */
+  private sorted?: { readonly from: readonly Operator[]; readonly to: readonly Operator[] };
+
   constructor(private readonly store: OperatorStore) {}
 
-  async list(): Promise<Operator[]> {
-    return sortByText(await this.store.list(), (op) => op.name);
+  /** Sorted by name (see compareByText for the exact order). Frozen, may be shared. */
+  async list(): Promise<readonly Operator[]> {
+    const rows = await this.store.list();
+    if (this.sorted?.from !== rows) {
+      this.sorted = { from: rows, to: Object.freeze(sortByText([...rows], (op) => op.name)) };
+    }
+    return this.sorted.to;
   }
 
   /** Already sorted by name (code-unit order), as the reference's /operators/types is. */

@@ -12,13 +12,23 @@ const LONGEST_KEPT_LIST = 100;
 export class OperatorStore {
   /** The same operators are applied to document after document: kept per id list while nothing changed. */
   private readonly byIds: VersionedCache<string, readonly Operator[]>;
+  /** The whole table, read on every `GET /operators`: kept while nothing changed. */
+  private readonly listed: VersionedCache<'all', readonly Operator[]>;
 
   constructor(private readonly db: Kysely<Database>) {
     this.byIds = new VersionedCache(dataVersionOf(db), KEPT_ID_LISTS);
+    this.listed = new VersionedCache(dataVersionOf(db));
   }
 
-  async list(): Promise<Operator[]> {
-    return (await this.db.selectFrom('operators').selectAll().execute()).map(toDomain);
+  /**
+   * Every operator, in the database's order. The array and its items are frozen: while nothing is
+   * written (db/data-version.ts) every call answers the same array.
+   */
+  async list(): Promise<readonly Operator[]> {
+    return this.listed.get('all', async () => {
+      const rows = await this.db.selectFrom('operators').selectAll().execute();
+      return Object.freeze(rows.map((row) => frozen(toDomain(row))));
+    });
   }
 
   async findById(id: number): Promise<Operator | undefined> {

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { body, buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../test-support/test-database.js';
+
+/**
+ * `GET /operators` keeps the list (and its JSON) while the database is unchanged: counted in SQL
+ * statements, since the point is to not ask the database. Any write, by this instance or another one on
+ * the same database, is seen by the next GET.
+ */
+const URL = '/operators';
+const KEY = 'ArrayList<ConstantOp>';
+let dir: string;
+let a: TestApp;
+let b: FastifyInstance;
+let tokenB: string;
+let statements = 0;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-operators-'));
+  // SQLite tests run in memory by default; two instances need one file.
+  a = await buildTestApp(
+    testDialect === 'sqlite' ? { database: { kind: 'sqlite', file: path.join(dir, 'shared.sqlite') } } : {},
+    { onQuery: () => statements++ },
+  );
+  b = await buildApp(a.config, { logger: false });
+  tokenB = await login(b, TEST_ADMIN.username, TEST_ADMIN.password);
+});
+
+afterEach(async () => {
+  await b.close();
+  await a.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The list as `app` answers it, and the statements `a` ran meanwhile. */
+async function listed(app: FastifyInstance = a.app, token?: string) {
+  const before = statements;
+  const response = await sendJson(app, 'GET', URL, undefined, { token });
+  expect(response.statusCode).toBe(200);
+  return {
+    text: response.body,
+    names: (body(response).payload[KEY] as { name: string }[]).map((op) => op.name),
+    ran: statements - before,
+  };
+}
+
+async function create(app: FastifyInstance, operator: Record<string, unknown>, token?: string) {
+  const envelope = body(await sendJson(app, 'POST', URL, { id: null, ...operator }, { token }));
+  expect(envelope.meta.status, JSON.stringify(envelope.payload)).toBe('SUCCESS');
+  return Object.values(envelope.payload)[0] as { id: number };
+}
+
+const constant = (name: string, value = 'vv') => ({ type: 'CONSTANT_OP', name, field: 'ff', value });
+
+describe(`GET /operators kept while unchanged (${testDialect})`, () => {
+  it('answers a repeated GET without a statement, byte for byte the same', async () => {
+    const beta = await create(a.app, constant('Beta'));
+    const alpha = await create(a.app, {
+      type: 'MAPPING_OP',
+      name: 'alpha',
+      field: 'ff',
+      mapping: { x: 'y', a: 'b' },
+    });
+    const gamma = await create(a.app, {
+      type: 'REGEX_REPLACE_OP',
+      name: 'Gamma',
+      field: 'gg',
+      regex: '(a+)',
+      value: '$1',
+    });
+    const delta = await create(a.app, { type: 'BASE_64_ENCODE_OP', name: 'delta', field: 'hh' });
+    await a.changesSeen();
+    const first = await listed();
+    // The bytes the response schema's serializer wrote before the list was kept: same keys, same order.
+    expect(first.text).toBe(
+      '{"meta":{"status":"SUCCESS","action":null,"message":"Your request was successful","id":null},' +
+        '"payload":{"ArrayList<ConstantOp>":[' +
+        `{"id":${alpha.id},"type":"MAPPING_OP","name":"alpha","field":"ff","mapping":{"x":"y","a":"b"}},` +
+        `{"id":${beta.id},"type":"CONSTANT_OP","name":"Beta","field":"ff","value":"vv"},` +
+        `{"id":${delta.id},"type":"BASE_64_ENCODE_OP","name":"delta","field":"hh"},` +
+        `{"id":${gamma.id},"type":"REGEX_REPLACE_OP","name":"Gamma","field":"gg","value":"$1","regex":"(a+)"}]}}`,
+    );
+    const again = await listed();
+    expect(again.ran).toBe(0);
+    expect(again.text).toBe(first.text);
+    expect(JSON.parse(again.text)).toEqual(JSON.parse(first.text));
+  });
+
+  it('sees its own create, update and delete at the next GET', async () => {
+    const op = await create(a.app, constant('One'));
+    expect((await listed()).names).toEqual(['One']);
+    await create(a.app, constant('Two'));
+    expect((await listed()).names).toEqual(['One', 'Two']);
+    await sendJson(a.app, 'PUT', URL, { id: op.id, ...constant('Zero') });
+    expect((await listed()).names).toEqual(['Two', 'Zero']);
+    await sendJson(a.app, 'DELETE', URL, { id: op.id });
+    expect((await listed()).names).toEqual(['Two']);
+  });
+
+  it("sees the other instance's create, update and delete once its changes are seen", async () => {
+    expect((await listed()).names).toEqual([]);
+    const op = await create(b, constant('One'), tokenB);
+    await a.changesSeen();
+    expect((await listed()).names).toEqual(['One']);
+    await sendJson(b, 'PUT', URL, { id: op.id, ...constant('One', 'changed') }, { token: tokenB });
+    await a.changesSeen();
+    expect((await listed()).text).toContain('"value":"changed"');
+    await sendJson(b, 'DELETE', URL, { id: op.id }, { token: tokenB });
+    await a.changesSeen();
+    expect((await listed()).names).toEqual([]);
+  });
+});
