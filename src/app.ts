@@ -165,6 +165,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   warn = (message) => {
     app.log.warn(message);
   };
+  const dataVersion = dataVersionOf(db);
+  app.addHook('onRequest', (_request, _reply, done) => {
+    dataVersion.requestStarted?.();
+    done();
+  });
   startAttemptPurge(app, auth);
   const reaper =
     repository === undefined || rest === undefined

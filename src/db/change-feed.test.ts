@@ -44,9 +44,11 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Waits until `version` has heard of every commit made so far (PostgreSQL); SQLite knows at once. */
+/** Waits until `version` has heard of every commit made so far. */
 async function settled(version: DataVersion): Promise<void> {
   if (version instanceof PostgresChangeFeed) await version.settled();
+  // SQLite: another connection's commit is read from the next turn of the event loop.
+  else await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 const addRow = (db: Kysely<Database>, field: string) =>

@@ -8,6 +8,12 @@ import { connectDatabase } from './connect.js';
 import { dataVersionOf, UNKNOWN_DATA_VERSION, VersionedCache, type DataVersion } from './data-version.js';
 import type { Database } from './database.js';
 
+/**
+ * Another connection's commit reaches this process through I/O in a real deployment, so in a later
+ * turn of the event loop; here it is made synchronously, in process, so the tests wait a turn.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 let dir: string;
 let db: Kysely<Database>;
 let other: SqliteDatabase.Database;
@@ -56,9 +62,11 @@ describe('the SQLite data version', () => {
     const version = dataVersionOf(db);
     const before = await version.current();
     other.prepare("insert into t (v) values ('c')").run();
+    await nextTurn();
     const afterInsert = await version.current();
     expect(afterInsert).not.toBe(before);
     other.exec('create table u (x)');
+    await nextTurn();
     expect(await version.current()).not.toBe(afterInsert);
   });
 
@@ -78,6 +86,7 @@ describe('VersionedCache', () => {
     expect(await cache.get('all', load)).toBe(first);
     expect(load).toHaveBeenCalledTimes(1);
     other.prepare("insert into t (v) values ('d')").run();
+    await nextTurn();
     expect(await cache.get('all', load)).toEqual([{ v: 'd' }]);
     expect(load).toHaveBeenCalledTimes(2);
     await sql`delete from t`.execute(db);

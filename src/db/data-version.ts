@@ -13,6 +13,11 @@ export interface DataVersion {
    * or any other; undefined when the database cannot tell cheaply (then nothing may be kept).
    */
   current(): Promise<string | undefined>;
+  /**
+   * A request has started: whatever it reads must be at least as new as this moment. Until the next
+   * request starts, a signal may answer what it last read from the database.
+   */
+  requestStarted?(): void;
 }
 
 /**
@@ -21,7 +26,8 @@ export interface DataVersion {
  *   a plain SELECT (writes, DDL, commits and rollbacks), so it can only move too often, never too rarely;
  *   Kysely's SQLite driver has one connection, so that is every statement of the process;
  * - everybody else's commits: `PRAGMA data_version`, which changes whenever another connection (a
- *   second instance, the CLI) commits to the file, read with a statement prepared once.
+ *   second instance, the CLI) commits to the file, read with a statement prepared once, at most once
+ *   per request (`requestStarted`).
  * The pragma is read directly, not through Kysely: it is a read of the connection's own counter, fine
  * inside an open transaction (at worst it makes the next lookup miss); if the connection refuses (it
  * is busy iterating a statement), the answer is "unknown" and nothing is kept.
@@ -29,6 +35,8 @@ export interface DataVersion {
 export class SqliteDataVersion implements DataVersion {
   private own = 0;
   private readonly others: SqliteDatabase.Statement<[], number>;
+  /** `data_version` as last read, kept until the next request starts (undefined: read again). */
+  private othersSeen: number | undefined;
 
   constructor(sqlite: SqliteDatabase.Database) {
     this.others = sqlite.prepare<[], number>('pragma data_version').pluck();
@@ -40,11 +48,29 @@ export class SqliteDataVersion implements DataVersion {
 
   current(): Promise<string | undefined> {
     try {
-      return Promise.resolve(`${this.own}:${this.others.get() ?? ''}`);
+      if (this.othersSeen === undefined) {
+        this.othersSeen = this.others.get();
+        setImmediate(this.forget);
+      }
+      return Promise.resolve(`${this.own}:${this.othersSeen ?? ''}`);
     } catch {
       return Promise.resolve(undefined);
     }
   }
+
+  /**
+   * Another connection's commit can matter only to work that starts after this process hears of it: a
+   * request that starts later, or anything that runs after an I/O callback, which is a later turn of
+   * the event loop. So the pragma is read at most once per turn and per request, not once per cache
+   * lookup: the value is forgotten when a request starts and at the end of the turn it was read in.
+   */
+  requestStarted(): void {
+    this.othersSeen = undefined;
+  }
+
+  private readonly forget = (): void => {
+    this.othersSeen = undefined;
+  };
 }
 
 /** Statements that cannot change data or schema; anything else moves the counters. */

@@ -14,8 +14,8 @@ export interface TestApp {
   /** A token of the initial administrator; `sendJson` sends it unless told otherwise. */
   readonly adminToken: string;
   /**
-   * Resolves once this app has heard of every change committed to its database so far: at once on
-   * SQLite (data_version), after PostgreSQL delivered the change notifications otherwise.
+   * Resolves once this app has heard of every change committed to its database so far: on SQLite at
+   * once (its next request reads data_version), on PostgreSQL once the change notifications arrived.
    */
   changesSeen(): Promise<void>;
   close(): Promise<void>;
@@ -58,6 +58,7 @@ export async function buildTestApp(
     config,
     adminToken,
     changesSeen: async () => {
+      // SQLite needs no wait: every request reads data_version afresh.
       if (version instanceof PostgresChangeFeed) await version.settled();
     },
     close: async () => {
