@@ -19,7 +19,7 @@ type Body = CheckedBody<RepositoryViewBody>;
 
 /** What this capability needs from others, passed in by app.ts. */
 export interface RepositoryViewDependencies {
-  readonly schemas: () => Promise<Schema[]>;
+  readonly schemas: () => Promise<readonly Schema[]>;
   readonly users: () => Promise<User[]>;
   readonly createAdapter: (view: {
     type: RepositoryView['type'];
@@ -157,16 +157,18 @@ export class RepositoryViewService {
     const all = await this.deps.schemas();
     // In the view's own order: it decides the order of the query help's PREFIX lines.
     const schemas = view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id));
-    const password = this.decrypt(await this.store.findEncryptedPassword(view.id));
-    const settings = { type: view.type, rootUri: view.rootUri, username: view.username, password };
+    const encrypted = await this.store.findEncryptedPassword(view.id);
+    const settings = { type: view.type, rootUri: view.rootUri, username: view.username };
     // One adapter per view configuration, reused across requests: it remembers where each resource's
-    // triples are PATCHed, which saves an upstream HEAD per write. A changed view gets a new key.
+    // triples are PATCHed, which saves an upstream HEAD per write. A changed view gets a new key. The
+    // key holds the stored ciphertext, not the password: a new password is a new ciphertext (random
+    // IV), and the password is decrypted only for a new adapter, which keeps it as it did before.
     const key = createHash('sha256')
-      .update(JSON.stringify([view.id, settings]))
+      .update(JSON.stringify([view.id, settings, encrypted ?? null]))
       .digest('hex');
     let adapter = this.adapters.get(key);
     if (adapter === undefined) {
-      adapter = this.deps.createAdapter(settings);
+      adapter = this.deps.createAdapter({ ...settings, password: this.decrypt(encrypted) });
       this.adapters.set(key, adapter);
     }
     return { view, adapter, schemas, metadataPrefixes: [...new Set(schemas.flatMap(metadataPrefixesOf))] };

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
 import { isRepositoryKind, type RepositoryView } from './repository-view.js';
 import type { RepositoryViewRow } from './repository-view.table.js';
@@ -16,22 +17,36 @@ export interface RepositoryViewRecord {
 /** `undefined` keeps the stored ciphertext, `null` clears it. */
 export type PasswordColumn = string | null | undefined;
 
+/** A view as one read found it, with its stored password ciphertext (never the password itself). */
+interface StoredView {
+  readonly view: RepositoryView;
+  readonly passwordEncrypted: string | null;
+}
+
+/** The views kept by id: every context request opens one (see `findById`). */
+const KEPT_VIEWS = 64;
+
 /** SQL access to repository views and their schema and curator links. */
 export class RepositoryViewStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * Every context request reads its view, its links and its password ciphertext: kept by id while the
+   * database is unchanged (db/data-version.ts; on PostgreSQL the views, their links and the users all
+   * notify, so a curator removed or a view edited by another instance moves the token too).
+   */
+  private readonly byId: VersionedCache<number, StoredView>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = new VersionedCache(dataVersionOf(db), KEPT_VIEWS);
+  }
 
   async list(): Promise<RepositoryView[]> {
     const rows = await this.db.selectFrom('repository_views').selectAll().orderBy('id').execute();
     return this.withLinks(rows);
   }
 
+  /** Frozen, links included: while nothing is written the same id answers the same object. */
   async findById(id: number): Promise<RepositoryView | undefined> {
-    const row = await this.db
-      .selectFrom('repository_views')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? undefined : (await this.withLinks([row]))[0];
+    return (await this.findStored(id))?.view;
   }
 
   async findIdByName(name: string): Promise<number | undefined> {
@@ -45,12 +60,25 @@ export class RepositoryViewStore {
 
   /** The stored ciphertext of a view's password, for building its adapter. */
   async findEncryptedPassword(id: number): Promise<string | null | undefined> {
-    const row = await this.db
-      .selectFrom('repository_views')
-      .select('password_encrypted')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? undefined : row.password_encrypted;
+    const stored = await this.findStored(id);
+    return stored === undefined ? undefined : stored.passwordEncrypted;
+  }
+
+  /** The view's row and links, read in one go (the row holds the ciphertext too); kept while unchanged. */
+  private findStored(id: number): Promise<StoredView | undefined> {
+    return this.byId.find(id, async () => {
+      const row = await this.db
+        .selectFrom('repository_views')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const [view] = await this.withLinks([row]);
+      if (view === undefined) return undefined;
+      Object.freeze(view.schemaIds);
+      Object.freeze(view.curatorIds);
+      return Object.freeze({ view: Object.freeze(view), passwordEncrypted: row.password_encrypted });
+    });
   }
 
   /** Names of the views that use a schema (schema deletion is refused while any does). */

@@ -20,15 +20,25 @@ export interface PropertySource {
  * reported together, and nothing is written unless all checks pass.
  */
 export class SchemaService {
+  /** The last list sorted, by the store's array it came from (the store answers the same array while unchanged). */
+  private sorted?: { readonly from: readonly Schema[]; readonly to: readonly Schema[] };
+
   constructor(
     private readonly store: SchemaStore,
     private readonly findViewsUsingSchema: FindViewsUsingSchema,
     private readonly propertySource: PropertySource,
   ) {}
 
-  /** Sorted by name (see compareByText for the exact order). */
-  async list(): Promise<Schema[]> {
-    return (await this.store.list()).sort(compareByText((schema) => schema.name));
+  /** Sorted by name (see compareByText for the exact order). Frozen, may be shared. */
+  async list(): Promise<readonly Schema[]> {
+    const schemas = await this.store.list();
+    if (this.sorted?.from !== schemas) {
+      this.sorted = {
+        from: schemas,
+        to: Object.freeze([...schemas].sort(compareByText((schema) => schema.name))),
+      };
+    }
+    return this.sorted.to;
   }
 
   /** `GET /schema/{id}`: the path text must be a positive integer (else 400); an unknown id is a 404. */

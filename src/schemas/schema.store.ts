@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import type { Property, Schema, SchemaInput } from './schema.js';
 import type { SchemaPropertyRow, SchemaRow } from './schema.table.js';
 
@@ -11,9 +12,25 @@ const BATCH = 500;
  * transaction; an update replaces the whole property list.
  */
 export class SchemaStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * Every schema with its properties: read by every context request (the view's schemas) and every
+   * schema list, unchanged between writes, so kept while the database is unchanged (db/data-version.ts).
+   */
+  private readonly listed: VersionedCache<'all', readonly Schema[]>;
 
-  async list(): Promise<Schema[]> {
+  constructor(private readonly db: Kysely<Database>) {
+    this.listed = new VersionedCache(dataVersionOf(db));
+  }
+
+  /**
+   * Every schema, in the database's order, properties by position. The array, its schemas and their
+   * properties are frozen: while nothing is written every call answers the same array.
+   */
+  async list(): Promise<readonly Schema[]> {
+    return this.listed.get('all', () => this.read());
+  }
+
+  private async read(): Promise<readonly Schema[]> {
     const rows = await this.db.selectFrom('schemas').selectAll().execute();
     const properties = await this.db
       .selectFrom('schema_properties')
@@ -27,7 +44,12 @@ export class SchemaStore {
       list.push(toProperty(property));
       bySchema.set(property.schema_id, list);
     }
-    return rows.map((row) => toDomain(row, bySchema.get(row.id) ?? []));
+    return Object.freeze(
+      rows.map((row) => {
+        const properties = (bySchema.get(row.id) ?? []).map((property) => Object.freeze(property));
+        return Object.freeze(toDomain(row, Object.freeze(properties)));
+      }),
+    );
   }
 
   async findById(id: number): Promise<Schema | undefined> {
@@ -111,7 +133,7 @@ function toProperty(row: SchemaPropertyRow): Property {
   return { uri: row.uri, label: row.label };
 }
 
-function toDomain(row: SchemaRow, properties: Property[]): Schema {
+function toDomain(row: SchemaRow, properties: readonly Property[]): Schema {
   return {
     id: row.id,
     name: row.name,
