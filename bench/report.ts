@@ -3,7 +3,8 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { median } from './shared/median.js';
 
-export const GOAL_RATIO = 0.5;
+/** The goals of issue 10, as the report states them. */
+export const GOAL_TEXT = 'list ≥ 0.7× and apply ≥ 0.5× bare Fastify, on SQLite and PostgreSQL';
 
 /** What one autocannon run measured, plus every way a response could have gone wrong. */
 export interface RunFigures {
@@ -22,7 +23,8 @@ export interface ScenarioResult {
   database: string;
   key: string;
   label: string;
-  hasGoal: boolean;
+  /** The least ratio the scenario must reach; undefined: no goal. */
+  goal: number | undefined;
   runs: { run: number; baseline: RunFigures; target: RunFigures }[];
   /** A check made after the runs, e.g. that every successful POST created exactly one row. */
   check?: { ok: boolean; text: string };
@@ -38,6 +40,7 @@ export interface Summary {
   baselineP50Ms: number;
   baselineP99Ms: number;
   ratio: number;
+  goalRatio: number | undefined;
   goal: 'met' | 'missed' | 'n/a';
   problems: string[];
 }
@@ -103,7 +106,8 @@ export function summarize(result: ScenarioResult): Summary {
     baselineP50Ms: of('baseline', 'p50Ms'),
     baselineP99Ms: of('baseline', 'p99Ms'),
     ratio,
-    goal: !result.hasGoal ? 'n/a' : ratio >= GOAL_RATIO ? 'met' : 'missed',
+    goalRatio: result.goal,
+    goal: result.goal === undefined ? 'n/a' : ratio >= result.goal ? 'met' : 'missed',
     problems,
   };
 }
@@ -113,7 +117,8 @@ const round = (value: number, digits: number) => value.toFixed(digits);
 const ms = (value: number) => (value < 1 ? '<1' : round(value, value % 1 === 0 ? 0 : 1));
 
 export function renderTable(summary: Summary[]): string {
-  const header = `| Database | Scenario | req/s (median) | p50 ms | p99 ms | baseline req/s | ratio | ≥ ${GOAL_RATIO}× bare | runs |`;
+  const header =
+    '| Database | Scenario | req/s (median) | p50 ms | p99 ms | baseline req/s | ratio | goal | runs |';
   const rows = summary.map((s) =>
     [
       s.database,
@@ -123,7 +128,9 @@ export function renderTable(summary: Summary[]): string {
       ms(s.p99Ms),
       round(s.baselineReqPerSec, 0),
       `${round(s.ratio, 2)}×`,
-      s.goal === 'n/a' ? 'n/a (no goal)' : s.goal === 'met' ? 'yes' : '**no**',
+      s.goal === 'n/a'
+        ? 'n/a (no goal)'
+        : `≥ ${s.goalRatio ?? ''}×: ${s.goal === 'met' ? 'met' : '**missed**'}`,
       s.problems.length === 0 ? 'clean' : `**FLAGGED** (${s.problems.length})`,
     ].join(' | '),
   );
@@ -146,7 +153,7 @@ export function renderMarkdown(report: Report): string {
     '',
     renderTable(report.summary),
     '',
-    `**Goal "list and apply ≥ ${GOAL_RATIO}× bare Fastify": ${report.goalHolds ? 'holds' : 'does NOT hold'}.**`,
+    `**Goal "${GOAL_TEXT}": ${report.goalHolds ? 'holds' : 'does NOT hold'}.**`,
     '',
     ...(flagged.length === 0
       ? ['Every response of every run was a 2xx SUCCESS envelope (no errors, timeouts or non-2xx).']

@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { startChildServer, type ChildServer } from './child-server.js';
 import {
   figures,
-  GOAL_RATIO,
+  GOAL_TEXT,
   renderTable,
   runProblems,
   summarize,
@@ -24,19 +24,20 @@ import {
   type Scenario,
 } from './scenarios.js';
 import { autocannonVersion, machineFacts } from './shared/machine.js';
+import { benchPostgres } from './shared/throwaway-postgres.js';
 import { envInt, RESULTS, ROOT } from './shared/settings.js';
 
 /**
  * `npm run bench`: Scriptorium against bare Fastify, both in child processes, under the same autocannon
  * load from this process. Settings: BENCH_DURATION (s, default 10), BENCH_RUNS (default 3),
- * BENCH_WARMUP (s, default 2), BENCH_DATABASE_URL (optional: repeat against that PostgreSQL database).
+ * BENCH_WARMUP (s, default 2). The scenarios run on SQLite, then on PostgreSQL: a database created for the
+ * run on the local server and dropped after it, or BENCH_DATABASE_URL (`none` skips that pass).
  */
 const CONNECTIONS = 10;
 
 const duration = envInt('BENCH_DURATION', 10, 1);
 const runs = envInt('BENCH_RUNS', 3, 1);
 const warmup = envInt('BENCH_WARMUP', 2, 0);
-const postgresUrl = process.env.BENCH_DATABASE_URL;
 
 const children: ChildServer[] = [];
 const authNote = new Set<string>();
@@ -159,10 +160,7 @@ async function main(): Promise<void> {
         'both servers write two JSON log lines per request to a stdout pipe that this process drains ' +
         'and discards (the port is parsed from the "Server listening at" line)',
       sqlite: 'embedded SQLite in a fresh temporary SCRIPTORIUM_DATA_DIR, deleted afterwards',
-      postgres:
-        postgresUrl === undefined
-          ? 'not run (set BENCH_DATABASE_URL to an empty database)'
-          : 'BENCH_DATABASE_URL passed as DATABASE_URL',
+      postgres: 'see below',
       order:
         'per scenario: warm-up, then bare/service runs alternating; scenarios run list, apply, create ' +
         '(create grows the table that list returns and apply reads)',
@@ -182,15 +180,25 @@ async function main(): Promise<void> {
   console.log(`bare Fastify baseline at ${bare.url}`);
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-'));
   report.scenarios.push(...(await benchDatabase('sqlite', bare, { SCRIPTORIUM_DATA_DIR: dataDir })));
-  if (postgresUrl !== undefined) {
+  const postgres = await benchPostgres();
+  if ('skipped' in postgres) {
+    report.settings.postgres = postgres.skipped;
+    console.log(`PostgreSQL pass ${postgres.skipped}`);
+  } else {
+    report.settings.postgres =
+      process.env.BENCH_DATABASE_URL === undefined
+        ? 'a database created for this run on the local PostgreSQL server (dropped afterwards), passed as DATABASE_URL'
+        : 'BENCH_DATABASE_URL passed as DATABASE_URL';
     try {
-      const env = { SCRIPTORIUM_DATA_DIR: dataDir, DATABASE_URL: postgresUrl };
+      const env = { SCRIPTORIUM_DATA_DIR: dataDir, DATABASE_URL: postgres.url };
       report.scenarios.push(...(await benchDatabase('postgres', bare, env)));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       console.error(`PostgreSQL pass failed: ${reason}`);
       report.settings.postgres = `FAILED: ${reason.split('\n')[0] ?? ''}`;
       process.exitCode = 1;
+    } finally {
+      await postgres.drop();
     }
   }
 
@@ -209,9 +217,7 @@ async function main(): Promise<void> {
 
   const files = await writeReport(RESULTS, report);
   console.log(`\n${renderTable(report.summary)}\n`);
-  console.log(
-    `Goal "list and apply ≥ ${GOAL_RATIO}× bare Fastify": ${report.goalHolds ? 'holds' : 'does NOT hold'}`,
-  );
+  console.log(`Goal "${GOAL_TEXT}": ${report.goalHolds ? 'holds' : 'does NOT hold'}`);
   const flagged = report.summary.flatMap((s) => s.problems.map((p) => `${s.database} · ${s.scenario}: ${p}`));
   if (flagged.length > 0) {
     console.log(`⚠ FLAGGED runs (failed responses):\n  ${flagged.join('\n  ')}`);
