@@ -68,21 +68,23 @@ export async function countRows(baseUrl: string, auth: Headers): Promise<number>
   return (listed.payload['ArrayList<InternalMetadata>'] as unknown[]).length;
 }
 
-/** The ten operators of the apply scenario: every type except APPLICATION_TYPE_OP (it needs a view). */
+/** The ten operator shapes of the apply scenario: every type except APPLICATION_TYPE_OP (it needs a view). */
+export const OPERATOR_SHAPES: readonly Readonly<Record<string, unknown>>[] = [
+  { type: 'CONSTANT_OP', field: 'publisher', value: 'Scriptorium Press' },
+  { type: 'DEFAULT_OP', field: 'language', value: 'und' },
+  { type: 'TEMPLATE_OP', field: 'label', value: '{{title}} (bench)' },
+  { type: 'REGEX_REPLACE_OP', field: 'title', value: 'The ', regex: '^A ' },
+  { type: 'MAPPING_OP', field: 'language', mapping: { en: 'eng', fr: 'fra', de: 'deu' } },
+  { type: 'BASE_64_ENCODE_OP', field: 'label' },
+  { type: 'DATE_NORMALIZATION_OP', field: 'date', value: 'yyyy-MM-dd' },
+  { type: 'CONSTANT_OP', field: 'rights', value: 'CC-BY-4.0' },
+  { type: 'TEMPLATE_OP', field: 'citation', value: '{{title}}, {{date}}' },
+  { type: 'REGEX_REPLACE_OP', field: 'citation', value: '$3.$2.$1', regex: '(\\d{4})-(\\d{2})-(\\d{2})' },
+];
+
+/** The ten operators of the apply scenario, named with the run's prefix. */
 function operatorBodies(prefix: string): Record<string, unknown>[] {
-  const ops: Record<string, unknown>[] = [
-    { type: 'CONSTANT_OP', field: 'publisher', value: 'Scriptorium Press' },
-    { type: 'DEFAULT_OP', field: 'language', value: 'und' },
-    { type: 'TEMPLATE_OP', field: 'label', value: '{{title}} (bench)' },
-    { type: 'REGEX_REPLACE_OP', field: 'title', value: 'The ', regex: '^A ' },
-    { type: 'MAPPING_OP', field: 'language', mapping: { en: 'eng', fr: 'fra', de: 'deu' } },
-    { type: 'BASE_64_ENCODE_OP', field: 'label' },
-    { type: 'DATE_NORMALIZATION_OP', field: 'date', value: 'yyyy-MM-dd' },
-    { type: 'CONSTANT_OP', field: 'rights', value: 'CC-BY-4.0' },
-    { type: 'TEMPLATE_OP', field: 'citation', value: '{{title}}, {{date}}' },
-    { type: 'REGEX_REPLACE_OP', field: 'citation', value: '$3.$2.$1', regex: '(\\d{4})-(\\d{2})-(\\d{2})' },
-  ];
-  return ops.map((op, i) => ({ ...op, name: `${prefix}op_${i + 1}` }));
+  return OPERATOR_SHAPES.map((op, i) => ({ ...op, name: `${prefix}op_${i + 1}` }));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { OPERATOR_SHAPES } from '../scenarios.js';
 import { send } from './http.js';
 import type { Send, Verify } from './measure.js';
 import { addOperators, addRows } from './seed.js';
@@ -49,23 +50,10 @@ export async function rowsScenario(service: ScaleService): Promise<ScenarioResul
   return [result];
 }
 
-/** The ten operator shapes of `npm run bench` (every type but APPLICATION_TYPE_OP), cycled. */
-const SHAPES: Record<string, unknown>[] = [
-  { type: 'CONSTANT_OP', field: 'publisher', value: 'Scriptorium Press' },
-  { type: 'DEFAULT_OP', field: 'language', value: 'und' },
-  { type: 'TEMPLATE_OP', field: 'label', value: '{{title}} (bench)' },
-  { type: 'REGEX_REPLACE_OP', field: 'title', value: 'The ', regex: '^A ' },
-  { type: 'MAPPING_OP', field: 'language', mapping: { en: 'eng', fr: 'fra', de: 'deu' } },
-  { type: 'BASE_64_ENCODE_OP', field: 'label' },
-  { type: 'DATE_NORMALIZATION_OP', field: 'date', value: 'yyyy-MM-dd' },
-  { type: 'CONSTANT_OP', field: 'rights', value: 'CC-BY-4.0' },
-  { type: 'TEMPLATE_OP', field: 'citation', value: '{{title}}, {{date}}' },
-  { type: 'REGEX_REPLACE_OP', field: 'citation', value: '$3.$2.$1', regex: '(\\d{4})-(\\d{2})-(\\d{2})' },
-];
-
 const operatorBodies = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => ({
-    ...SHAPES[(from + i) % SHAPES.length],
+    // The ten operator shapes of `npm run bench`, cycled.
+    ...OPERATOR_SHAPES[(from + i) % OPERATOR_SHAPES.length],
     name: `scale_op_${from + i}`,
   }));
 
