@@ -147,7 +147,7 @@ export class InProcessRepository implements LocalRoutes {
     const target = this.target;
     if (target === undefined)
       throw Object.assign(new Error('the service is closing'), { code: 'ECONNREFUSED' });
-    if (!request.path.startsWith(this.mount.slice(0, -1))) {
+    if (!request.path.startsWith(this.mount)) {
       // Confinement already keeps every request under the root; this is a second lock on the door.
       throw new Error(`in-process request outside ${this.mount}`);
     }

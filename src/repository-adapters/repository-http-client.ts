@@ -269,7 +269,7 @@ export class RepositoryHttpClient {
       const parsed = new URL(url);
       const body = request.body ?? null;
       // A streamed body (an upload) always goes over HTTP: a failing stream cuts the connection there.
-      const local = body instanceof Readable ? undefined : this.local?.transportFor(this.root);
+      const local = this.local?.transportFor(this.root);
       answer =
         local !== undefined && !(body instanceof Readable)
           ? await local.request({

@@ -7,15 +7,21 @@ import { discard, type RepositoryHttpClient, type UpstreamResponse } from './rep
 
 const ROOT_ACCEPT = 'text/turtle, */*;q=0.1';
 
+/** One GET of the root, its body discarded: what ping and auth both ask. */
+async function getRoot(client: RepositoryHttpClient): Promise<UpstreamResponse> {
+  const response = await client.send({
+    method: 'GET',
+    uri: client.rootUri,
+    headers: { accept: ROOT_ACCEPT },
+  });
+  await discard(response);
+  return response;
+}
+
 /** ping: any HTTP answer from the root within the timeouts. */
 export async function pingRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
   try {
-    const response = await client.send({
-      method: 'GET',
-      uri: client.rootUri,
-      headers: { accept: ROOT_ACCEPT },
-    });
-    await discard(response);
+    await getRoot(client);
     return { ok: true };
   } catch (error) {
     return { ok: false, message: `Ping failed: ${messageOf(error)}` };
@@ -25,12 +31,7 @@ export async function pingRoot(client: RepositoryHttpClient): Promise<Verificati
 /** auth: the root answers 2xx with the view's credentials. */
 export async function checkAuthRoot(client: RepositoryHttpClient): Promise<VerificationResult> {
   try {
-    const response = await client.send({
-      method: 'GET',
-      uri: client.rootUri,
-      headers: { accept: ROOT_ACCEPT },
-    });
-    await discard(response);
+    const response = await getRoot(client);
     if (response.status >= 200 && response.status < 300) return { ok: true };
     return { ok: false, message: `Authentication failed. Status ${response.status}` };
   } catch (error) {
