@@ -132,6 +132,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           rdfBodyLimit: config.bodyLimit,
           maxBinaryBytes: config.repositoryMaxBinaryBytes,
           txTimeoutMs: config.repositoryTxTimeoutSeconds * 1000,
+          dialect: config.repositoryDialect,
         },
       }
     : undefined;

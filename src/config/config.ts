@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import path from 'node:path';
+import { FEDORA_DIALECTS, isFedoraDialect, type FedoraDialect } from '../shared/fedora-dialect.js';
 
 /** Where the service keeps its records: the embedded SQLite file or a PostgreSQL server. */
 export type DatabaseConfig =
@@ -27,6 +28,11 @@ export interface Config {
   readonly repositoryPassword: string | undefined;
   /** How long an embedded-repository transaction lives without activity, in seconds (Fedora: 3 minutes). */
   readonly repositoryTxTimeoutSeconds: number;
+  /**
+   * Which Fedora line the embedded repository answers as (compatibility and test mode): FEDORA_6 (the
+   * default, Fedora 6/7), FEDORA_5 or FEDORA_4 (`fedora-api.md` §1).
+   */
+  readonly repositoryDialect: FedoraDialect;
   /** Largest binary the embedded repository accepts, in bytes (413 above it). */
   readonly repositoryMaxBinaryBytes: number;
   /**
@@ -150,6 +156,13 @@ export function loadConfig(env: Env): Config {
     return hosts;
   };
 
+  const dialectRaw = text('SCRIPTORIUM_REPOSITORY_DIALECT', 'FEDORA_6').toUpperCase();
+  const repositoryDialect = FEDORA_DIALECTS.find((d) => d === dialectRaw) ?? 'FEDORA_6';
+  if (!isFedoraDialect(dialectRaw))
+    problems.push(
+      `SCRIPTORIUM_REPOSITORY_DIALECT must be one of ${FEDORA_DIALECTS.join(', ')}, got "${dialectRaw}"`,
+    );
+
   const port = integer('PORT', 8080, 0, 65535);
   const host = text('HOST', '127.0.0.1');
   const reachableHost =
@@ -171,6 +184,7 @@ export function loadConfig(env: Env): Config {
     repositoryUsername: text('SCRIPTORIUM_REPOSITORY_USERNAME', 'fedoraAdmin'),
     repositoryPassword: optional('SCRIPTORIUM_REPOSITORY_PASSWORD'),
     repositoryTxTimeoutSeconds: integer('SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS', 180, 1, 86_400),
+    repositoryDialect,
     repositoryMaxBinaryBytes: integer('SCRIPTORIUM_REPOSITORY_MAX_BINARY_BYTES', 2 ** 40, 1024, 2 ** 50),
     repositoryUpdateTimeoutMs: integer('SCRIPTORIUM_REPOSITORY_UPDATE_TIMEOUT_MS', 5_000, 100, 600_000),
     repositoryUpdateMaxSolutions: integer(

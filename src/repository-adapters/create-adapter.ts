@@ -1,3 +1,4 @@
+import type { DetectedDialect, FedoraDialect } from '../shared/fedora-dialect.js';
 import { FedoraAdapter } from './fedora-adapter.js';
 import { LdpAdapter } from './ldp-adapter.js';
 import type { RepositoryAdapter, RepositoryKind } from './repository-adapter.js';
@@ -9,6 +10,10 @@ export interface AdapterView {
   readonly rootUri: string;
   readonly username?: string | null | undefined;
   readonly password?: string | null | undefined;
+  /** FEDORA only: the Fedora line to speak; null or absent = detect it on first use (`fedora-api.md` §1.9). */
+  readonly dialect?: FedoraDialect | null | undefined;
+  /** FEDORA only: told what detection found, once, so the view can show and keep it. */
+  readonly onDetected?: ((dialect: DetectedDialect) => void) | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FedoraDialect } from '../../shared/fedora-dialect.js';
 import type { BinaryStore } from '../binaries/binary-store.js';
 import type { IriMapper } from '../rdf/terms.js';
 import type { SparqlUpdateRunner } from '../sparql/update-runner.js';
@@ -15,6 +16,8 @@ export interface RepositorySettings {
   readonly rdfBodyLimit: number;
   readonly maxBinaryBytes: number;
   readonly txTimeoutMs: number;
+  /** Which Fedora line the repository answers as (FEDORA_6 unless configured otherwise). */
+  readonly dialect: FedoraDialect;
 }
 
 /** The services the handler modules work with, passed first to each of them. */
