@@ -20,8 +20,11 @@ import { negotiateMediaType } from '../../linked-data/http/negotiation.js';
 import { httpDate, mementoStamp } from './headers.js';
 import { link, typeLinks } from './render.js';
 import { sendRdf, sendSerialized } from './rdf-representation.js';
+import { labelledVersion, labelledVersions } from './versions-fedora4.js';
 
-// Versions (Memento): the timemap at fcr:versions, creating and deleting mementos, the timegate.
+// Versions (Memento): the timemap at fcr:versions, creating and deleting mementos, the timegate. The
+// FEDORA_5 dialect differs from 6 in three points (fedora-api.md §1.7): no Slug labels, versions may be
+// made and removed inside a transaction. FEDORA_4 has labelled versions instead (versions-fedora4.ts).
 
 const TIMEMAP_TYPES = [...RDF_OUTPUT_TYPES, 'application/link-format'] as const;
 
@@ -32,6 +35,7 @@ export async function versions(
   path: string,
   method: string,
 ): Promise<unknown> {
+  if (deps.settings.dialect === 'FEDORA_4') return labelledVersions(deps, ctx, path, method);
   const allow = 'GET, HEAD, OPTIONS, POST';
   const record = await visible(deps, ctx, path);
   const iri = ctx.mapper.external(path);
@@ -94,12 +98,19 @@ export async function versions(
 
 /** A memento of the resource's current state, optionally labelled by Slug. */
 async function createMemento(deps: RepositoryDeps, ctx: Ctx, record: ResourceRecord): Promise<unknown> {
-  if (ctx.txId !== null)
+  const fedora5 = deps.settings.dialect === 'FEDORA_5';
+  if (ctx.txId !== null && !fedora5)
     throw RepositoryError.badRequest('Versions cannot be created inside a transaction', true);
   if (header(ctx.request, 'memento-datetime') !== undefined) {
     throw RepositoryError.badRequest('Mementos with a chosen Memento-Datetime are not supported', true);
   }
   const slug = header(ctx.request, 'slug')?.trim();
+  if (fedora5 && slug !== undefined) {
+    throw RepositoryError.badRequest(
+      'Slug is no longer supported on fcr:versions: mementos are named by time',
+      true,
+    );
+  }
   let label: string | null = null;
   if (slug !== undefined && slug !== '') {
     if (
@@ -136,6 +147,7 @@ export async function memento(
   name: string,
   method: string,
 ): Promise<unknown> {
+  if (deps.settings.dialect === 'FEDORA_4') return labelledVersion(deps, ctx, path, name, method);
   const allow = 'GET, HEAD, OPTIONS, DELETE';
   await visible(deps, ctx, path);
   let label = name;
@@ -155,7 +167,7 @@ export async function memento(
     case 'OPTIONS':
       return sendOptions(ctx, allow, false);
     case 'DELETE': {
-      if (ctx.txId !== null)
+      if (ctx.txId !== null && deps.settings.dialect !== 'FEDORA_5')
         throw RepositoryError.badRequest('Versions cannot be deleted inside a transaction', true);
       const digest = await deps.store.deleteMemento(path, memento.memento);
       if (digest !== null) release(deps, [digest]);
@@ -173,6 +185,12 @@ export async function timegate(
   record: ResourceRecord,
   acceptDatetime: string,
 ): Promise<unknown> {
+  // Fedora 4 knows no Memento: Accept-Datetime is an unknown header there, the resource is served as is.
+  if (deps.settings.dialect === 'FEDORA_4') {
+    const head = ctx.request.method === 'HEAD';
+    if (record.kind === 'binary') return sendBinary(deps, ctx, record, { head });
+    return sendRdf(deps, ctx, record, { head, mode: 'resource' });
+  }
   const wanted = Date.parse(acceptDatetime);
   if (Number.isNaN(wanted)) throw RepositoryError.badRequest('Accept-Datetime must be an RFC 1123 date');
   const mementos = await deps.store.mementos(record.path);
