@@ -6,7 +6,7 @@ import { allowOf, header, sub, type Ctx, type RepositoryDeps } from './context.j
 import { RepositoryError } from './errors.js';
 import { parseByteRange } from '../../linked-data/http/range.js';
 import { etagMatches, httpDate } from './headers.js';
-import { binaryEtag, link, mementoLinks, typeLinks } from './render.js';
+import { binaryEtag, dialectLinks, link, typeLinks } from './render.js';
 import { MEMENTO } from '../../linked-data/rdf/vocab.js';
 import { formatDisposition } from '../../linked-data/http/content-disposition.js';
 
@@ -26,7 +26,7 @@ export async function sendBinary(
   const etag = binaryEtag(record);
   const links = [...typeLinks('binary'), link(sub(iri, 'fcr:metadata'), 'describedby')];
   if (options.memento === undefined) {
-    links.push(...mementoLinks(iri));
+    links.push(...dialectLinks(deps.settings.dialect, iri));
     reply.header('allow', allowOf(record));
   } else {
     links.push(

@@ -4,7 +4,8 @@ import { RepositoryError } from './errors.js';
 import { checkWritePreconditions } from './headers.js';
 import { rdfEtag } from './render.js';
 import { sendRdf } from './rdf-representation.js';
-import { patch } from './resource-writes.js';
+import { getResource } from './resource-reads.js';
+import { patch, put } from './resource-writes.js';
 import { acceptUserTriples, currentServerManaged, lenient, parseBody } from './write-input.js';
 import { retrying, write } from './write-support.js';
 
@@ -19,8 +20,11 @@ export async function description(
 ): Promise<unknown> {
   const allow = 'GET, HEAD, OPTIONS, PUT, PATCH';
   const record = await visible(deps, ctx, path);
-  if (record.kind !== 'binary')
+  if (record.kind !== 'binary') {
+    // Fedora 4.x strips fcr:metadata from a container's URL (CAP reads and patches every resource so).
+    if (deps.settings.dialect === 'FEDORA_4') return containerItself(deps, ctx, path, method);
     throw RepositoryError.notFound('Only binaries have a description (fcr:metadata)');
+  }
   switch (method) {
     case 'GET':
     case 'HEAD':
@@ -33,6 +37,31 @@ export async function description(
       return patch(deps, ctx, path, true);
     default:
       throw RepositoryError.notAllowed('A description is deleted with its binary', allow);
+  }
+}
+
+/** `<container>/fcr:metadata` on Fedora 4.x: the container (deleting it so is refused all the same). */
+async function containerItself(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  path: string,
+  method: string,
+): Promise<unknown> {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return getResource(deps, ctx, path, method === 'HEAD');
+    case 'OPTIONS':
+      return sendOptions(ctx, 'GET, HEAD, OPTIONS, PUT, PATCH', true);
+    case 'PUT':
+      return put(deps, ctx, path);
+    case 'PATCH':
+      return patch(deps, ctx, path, false);
+    default:
+      throw RepositoryError.notAllowed(
+        'Delete the container itself, not its fcr:metadata',
+        'GET, HEAD, OPTIONS, PUT, PATCH',
+      );
   }
 }
 

@@ -17,7 +17,14 @@ import {
 import { description } from './descriptions.js';
 import { RepositoryError } from './errors.js';
 import { fixity } from './fixity.js';
-import { parseTarget } from './paths.js';
+import {
+  asGone,
+  pathTransaction,
+  pathTransactionAction,
+  startPathTransaction,
+  TxIriMapper,
+} from './path-transactions.js';
+import { parseRequest, type Target } from './paths.js';
 import { getResource } from './resource-reads.js';
 import { deleteResource, patch, post, put } from './resource-writes.js';
 import { tombstone } from './tombstones.js';
@@ -46,41 +53,67 @@ export class RepositoryHandlers {
 
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const deps = this.deps;
-    const target = parseTarget(request.raw.url ?? '');
+    const { target, pathTx } = parseRequest(request.raw.url ?? '', deps.settings.dialect);
     const base = baseOf(request);
     const method = request.method;
-    if (target.kind === 'txEndpoint' || target.kind === 'tx')
+    if (deps.settings.dialect !== 'FEDORA_6') {
+      // Fedora 4.x/5.x: transactions in the path; an Atomic-ID header means nothing to them.
+      if (target.kind === 'txEndpoint') return startPathTransaction(deps, reply, base, method);
+      if (target.kind === 'txAction')
+        return pathTransactionAction(deps, reply, target.id, target.action, method);
+    } else if (target.kind === 'txEndpoint' || target.kind === 'tx') {
       return transactionEndpoint(deps, request, reply, base, target, method);
-    if (target.kind === 'constraints') return constraints(reply, method);
-    const ctx: Ctx = {
-      request,
-      reply,
-      base,
-      mapper: new IriMapper(base),
-      txId: await transactionOf(deps, request, base),
-      user: request.repositoryUser ?? 'anonymous',
-      now: Date.now(),
-    };
-    if (ctx.txId !== null) reply.header('atomic-id', `${base}/fcr:tx/${ctx.txId}`);
-    switch (target.kind) {
-      case 'resource':
-        return resource(deps, ctx, target.path, method);
-      case 'metadata':
-        return description(deps, ctx, target.path, method);
-      case 'versions':
-        return versions(deps, ctx, target.path, method);
-      case 'memento':
-        return memento(deps, ctx, target.path, target.memento, method);
-      case 'fixity':
-        return fixity(deps, ctx, target.path, method);
-      case 'tombstone':
-        return tombstone(deps, ctx, target.path, method);
     }
+    if (target.kind === 'constraints') return constraints(reply, method);
+    if (target.kind === 'tx' || target.kind === 'txAction') throw RepositoryError.notFound();
+    if (pathTx !== null) {
+      const txId = await pathTransaction(deps, pathTx);
+      // Every IRI of the answer is tx-prefixed: the context's base is the transaction's.
+      const ctx = context(request, reply, `${base}/tx:${txId}`, new TxIriMapper(base, txId), txId);
+      return dispatch(deps, ctx, target, method).catch((error: unknown) => {
+        throw asGone(error);
+      });
+    }
+    const txId = deps.settings.dialect === 'FEDORA_6' ? await transactionOf(deps, request, base) : null;
+    const ctx = context(request, reply, base, new IriMapper(base), txId);
+    if (ctx.txId !== null) reply.header('atomic-id', `${base}/fcr:tx/${ctx.txId}`);
+    return dispatch(deps, ctx, target, method);
   }
 
   /** Removes content files no longer referenced (after expired transactions were reaped, say). */
   release(digests: readonly string[]): void {
     release(this.deps, digests);
+  }
+}
+
+type ResourceTarget = Exclude<Target, { kind: 'txEndpoint' | 'tx' | 'txAction' | 'constraints' }>;
+
+function context(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  base: string,
+  mapper: IriMapper,
+  txId: string | null,
+): Ctx {
+  const user = request.repositoryUser ?? 'anonymous';
+  return { request, reply, base, mapper, txId, user, now: Date.now() };
+}
+
+/** Dispatches by what the target names. */
+function dispatch(deps: RepositoryDeps, ctx: Ctx, target: ResourceTarget, method: string): Promise<unknown> {
+  switch (target.kind) {
+    case 'resource':
+      return resource(deps, ctx, target.path, method);
+    case 'metadata':
+      return description(deps, ctx, target.path, method);
+    case 'versions':
+      return versions(deps, ctx, target.path, method);
+    case 'memento':
+      return memento(deps, ctx, target.path, target.memento, method);
+    case 'fixity':
+      return fixity(deps, ctx, target.path, method);
+    case 'tombstone':
+      return tombstone(deps, ctx, target.path, method);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { FedoraDialect } from '../../shared/fedora-dialect.js';
 import { RepositoryError } from './errors.js';
 
 /** What a request URL under /rest names. Paths are relative to the root, without slashes at either end. */
@@ -10,7 +11,17 @@ export type Target =
   | { readonly kind: 'tombstone'; readonly path: string }
   | { readonly kind: 'txEndpoint' }
   | { readonly kind: 'tx'; readonly id: string }
+  /** Fedora 4.x/5.x: `tx:<id>/fcr:tx` (refresh), `…/fcr:tx/fcr:commit`, `…/fcr:tx/fcr:rollback`. */
+  | { readonly kind: 'txAction'; readonly id: string; readonly action: TxAction }
   | { readonly kind: 'constraints' };
+
+export type TxAction = 'refresh' | 'commit' | 'rollback';
+
+/** A request target and, for Fedora 4.x/5.x, the transaction its path is inside (`/rest/tx:<id>/…`). */
+export interface ParsedRequest {
+  readonly target: Target;
+  readonly pathTx: string | null;
+}
 
 export const MOUNT = '/rest';
 const MAX_PATH_LENGTH = 2000;
@@ -47,6 +58,41 @@ function printable(text: string): string {
 
 /** Parses the raw (undecoded) request path. Throws 400 for traversal or malformed segments. */
 export function parseTarget(rawUrl: string): Target {
+  return targetOf(segmentsOf(rawUrl));
+}
+
+/**
+ * Parses a request as the dialect has it. Fedora 6 names transactions in the Atomic-ID header, so its
+ * paths are parsed as they are; Fedora 4.x and 5.x put them in the path (`/rest/tx:<id>/…`, fedora-api.md
+ * §1.6), where a first segment `tx:<id>` is the transaction and the rest the target inside it. There,
+ * the 6.x form `fcr:tx/<id>` names nothing (404).
+ */
+export function parseRequest(rawUrl: string, dialect: FedoraDialect): ParsedRequest {
+  const segments = segmentsOf(rawUrl);
+  if (dialect === 'FEDORA_6') return { target: targetOf(segments), pathTx: null };
+  const first = segments[0] ?? '';
+  const pathTx = first.startsWith('tx:') ? first.slice('tx:'.length) : null;
+  const inner = pathTx === null ? segments : segments.slice(1);
+  if (inner[0] === 'fcr:tx') {
+    if (pathTx === null) {
+      if (inner.length === 1) return { target: { kind: 'txEndpoint' }, pathTx };
+      throw RepositoryError.notFound();
+    }
+    const action = TX_ACTIONS[inner.slice(1).join('/')];
+    if (action === undefined) throw RepositoryError.notFound();
+    return { target: { kind: 'txAction', id: pathTx, action }, pathTx };
+  }
+  return { target: targetOf(inner), pathTx };
+}
+
+const TX_ACTIONS: Readonly<Record<string, TxAction>> = {
+  '': 'refresh',
+  'fcr:commit': 'commit',
+  'fcr:rollback': 'rollback',
+};
+
+/** The canonical segments of the raw (undecoded) request path below the mount. */
+function segmentsOf(rawUrl: string): string[] {
   const pathOnly = rawUrl.split('?')[0] ?? '';
   if (!pathOnly.startsWith(MOUNT)) throw RepositoryError.notFound();
   const rest = pathOnly.slice(MOUNT.length);
@@ -55,10 +101,13 @@ export function parseTarget(rawUrl: string): Target {
   const trimmed = rest.replace(/^\//, '').replace(/\/$/, '');
   const raw = trimmed === '' ? [] : trimmed.split('/');
   if (raw.length > MAX_SEGMENTS) throw RepositoryError.badRequest('The request path has too many segments');
-  const segments = raw.map((segment) => {
+  return raw.map((segment) => {
     if (segment === '') throw RepositoryError.badRequest('Empty path segments are not allowed');
     return canonicalSegment(segment);
   });
+}
+
+function targetOf(segments: readonly string[]): Target {
   const fcr = segments.findIndex((s) => s.toLowerCase().startsWith('fcr:'));
   if (fcr === -1) return { kind: 'resource', path: segments.join('/') };
   const path = segments.slice(0, fcr).join('/');

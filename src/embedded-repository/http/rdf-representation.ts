@@ -13,12 +13,14 @@ import { etagMatches, httpDate, parsePrefer } from './headers.js';
 import {
   ACCEPT_PATCH,
   ACCEPT_POST,
+  aclLink,
   containmentQuads,
+  dialectLinks,
   link,
-  mementoLinks,
   rdfEtag,
   renderPlan,
   serverManagedQuads,
+  smtShapeOf,
   TX_ENDPOINT_REL,
   typeLinks,
   userQuads,
@@ -41,7 +43,10 @@ export async function sendRdf(
   const preferences = parsePrefer(header(request, 'prefer'));
   const plan = renderPlan(preferences);
   const quads: Quad[] = [];
-  if (plan.serverManaged) quads.push(...serverManagedQuads(record, mapper));
+  if (plan.serverManaged) {
+    const shape = await smtShapeOf(deps, record, options.mode !== 'memento');
+    quads.push(...serverManagedQuads(record, mapper, shape));
+  }
   if (plan.user) quads.push(...userQuads(record, mapper));
   if (plan.containment && record.kind === 'container' && options.mode === 'resource') {
     quads.push(...containmentQuads(record, await deps.store.children(record.path, ctx.txId), mapper));
@@ -58,6 +63,7 @@ export async function sendRdf(
   let allow: string;
   if (options.mode === 'description') {
     links.push(...typeLinks('description'), link(iri, 'describes'));
+    if (deps.settings.dialect === 'FEDORA_5') links.push(aclLink(iri));
     allow = 'GET, HEAD, OPTIONS, PUT, PATCH';
   } else if (options.mode === 'memento' && options.memento !== undefined) {
     links.push(
@@ -69,8 +75,10 @@ export async function sendRdf(
     allow = 'GET, HEAD, OPTIONS, DELETE';
     reply.header('memento-datetime', httpDate(options.memento.datetime));
   } else {
-    links.push(...typeLinks('container'), ...mementoLinks(iri));
-    if (record.path === '') links.push(link(`${ctx.base}/fcr:tx`, TX_ENDPOINT_REL));
+    links.push(...typeLinks('container'), ...dialectLinks(deps.settings.dialect, iri));
+    // Every 6.x root advertises its transaction endpoint (detection relies on it); 4.x and 5.x do not.
+    if (record.path === '' && deps.settings.dialect === 'FEDORA_6')
+      links.push(link(`${ctx.base}/fcr:tx`, TX_ENDPOINT_REL));
     allow = allowOf(record);
     reply.header('accept-post', ACCEPT_POST);
   }

@@ -15,6 +15,8 @@ import {
   RDF_TYPE,
   XSD,
 } from '../../linked-data/rdf/vocab.js';
+import type { FedoraDialect } from '../../shared/fedora-dialect.js';
+import type { RepositoryDeps } from './context.js';
 import type { Preferences } from './headers.js';
 
 /** Weak ETag of an RDF representation: changes with every change of the resource or its children. */
@@ -36,11 +38,47 @@ export function userQuads(record: ResourceRecord, mapper: IriMapper): Quad[] {
   return parseStored(record.triples).map((q) => mapper.mapQuad(q, 'external'));
 }
 
+/** The server-managed triples that differ between Fedora lines (fedora-api.md §1.1). */
+export interface SmtShape {
+  /** fedora:hasParent: 4.x and 7.0 (which the FEDORA_6 dialect follows), not 5.x. */
+  readonly hasParent: boolean;
+  /** fedora:hasVersions <uri/fcr:versions>: 4.x only, and only for a resource with a version. */
+  readonly hasVersions: boolean;
+}
+
+export const FEDORA_6_SHAPE: SmtShape = { hasParent: true, hasVersions: false };
+
 /**
- * Server-managed triples (Fedora 6, plus fedora:hasParent as in 7.0). For a binary they describe the
- * binary and appear in its description (fcr:metadata).
+ * The shape of `record`'s server-managed triples in the repository's dialect; on 4.x asks the store
+ * whether it has a version (`withVersions` false: a memento's state, which never names versions).
  */
-export function serverManagedQuads(record: ResourceRecord, mapper: IriMapper): Quad[] {
+export async function smtShapeOf(
+  deps: RepositoryDeps,
+  record: ResourceRecord,
+  withVersions = true,
+): Promise<SmtShape> {
+  switch (deps.settings.dialect) {
+    case 'FEDORA_4':
+      return {
+        hasParent: true,
+        hasVersions: withVersions && (await deps.store.mementos(record.path)).length > 0,
+      };
+    case 'FEDORA_5':
+      return { hasParent: false, hasVersions: false };
+    case 'FEDORA_6':
+      return FEDORA_6_SHAPE;
+  }
+}
+
+/**
+ * Server-managed triples (Fedora 6, plus fedora:hasParent as in 7.0; `shape` for the other lines). For a
+ * binary they describe the binary and appear in its description (fcr:metadata).
+ */
+export function serverManagedQuads(
+  record: ResourceRecord,
+  mapper: IriMapper,
+  shape: SmtShape = FEDORA_6_SHAPE,
+): Quad[] {
   const iri = mapper.external(record.path);
   const s = namedNode(iri);
   const out: Quad[] = [];
@@ -64,7 +102,9 @@ export function serverManagedQuads(record: ResourceRecord, mapper: IriMapper): Q
   add(FEDORA.createdBy, literal(record.createdBy));
   add(FEDORA.lastModified, iso(record.lastModified));
   add(FEDORA.lastModifiedBy, literal(record.lastModifiedBy));
-  if (record.parent !== null) add(FEDORA.hasParent, namedNode(mapper.external(record.parent)));
+  if (shape.hasParent && record.parent !== null)
+    add(FEDORA.hasParent, namedNode(mapper.external(record.parent)));
+  if (shape.hasVersions) add(FEDORA.hasVersions, namedNode(`${iri.replace(/\/$/, '')}/fcr:versions`));
   const binary = record.binary;
   if (binary !== null) {
     add(PREMIS.hasSize, literal(String(binary.size), namedNode(XSD.long)));
@@ -151,6 +191,26 @@ export function mementoLinks(iri: string): string[] {
     link(MEMENTO.OriginalResource, 'type'),
     link(MEMENTO.TimeGate, 'type'),
   ];
+}
+
+/**
+ * The Link headers a resource's answer carries beyond its types, by Fedora line: 4.x none (no Memento,
+ * no WebAC), 5.x the Memento links and `rel="acl"`, 6.x the Memento links (fedora-api.md §1.1, §1.9).
+ */
+export function dialectLinks(dialect: FedoraDialect, iri: string): string[] {
+  switch (dialect) {
+    case 'FEDORA_4':
+      return [];
+    case 'FEDORA_5':
+      return [...mementoLinks(iri), aclLink(iri)];
+    case 'FEDORA_6':
+      return mementoLinks(iri);
+  }
+}
+
+/** Fedora 5.x's WebAC link: every resource names its ACL at `<uri>/fcr:acl`. */
+export function aclLink(iri: string): string {
+  return link(`${iri.replace(/\/$/, '')}/fcr:acl`, 'acl');
 }
 
 export const CONSTRAINED_BY = `${NS.ldp}constrainedBy`;

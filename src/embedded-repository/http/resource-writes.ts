@@ -36,7 +36,12 @@ export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): 
   if (parent.kind !== 'container')
     throw RepositoryError.notAllowed('A binary cannot have children', allowOf(parent));
   const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
-  const kind = interactionModel(parseLinks(ctx.request.headers.link), mediaType, hasBody(ctx.request));
+  const kind = interactionModel(
+    parseLinks(ctx.request.headers.link),
+    mediaType,
+    hasBody(ctx.request),
+    deps.settings.dialect,
+  );
   const slug = header(ctx.request, 'slug');
   const asked = slug === undefined || slug.trim() === '' ? undefined : slugSegment(slug);
   let path = childPath(parentPath, asked ?? randomUUID());
@@ -88,8 +93,10 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
         : rdfEtag(existing);
   checkWritePreconditions(ctx.request.headers, etag);
   const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
-  const links = parseLinks(ctx.request.headers.link);
-  const kind = existing?.kind ?? interactionModel(links, mediaType, hasBody(ctx.request));
+  // Fedora 4.7 reads no interaction-model links (fedora-api.md §1.2): as if none were sent.
+  const links = deps.settings.dialect === 'FEDORA_4' ? [] : parseLinks(ctx.request.headers.link);
+  const kind =
+    existing?.kind ?? interactionModel(links, mediaType, hasBody(ctx.request), deps.settings.dialect);
   if (existing !== undefined) {
     const asked = links.filter((l) => l.rels.includes('type')).map((l) => l.uri);
     const wantsBinary = asked.includes(LDP.NonRDFSource);

@@ -11,6 +11,7 @@ import { hasControlCharacter, header, type Ctx, type RepositoryDeps } from './co
 import { RepositoryError } from './errors.js';
 import { answerToRdfError } from './store-errors.js';
 import type { LinkValue } from '../../linked-data/http/link.js';
+import type { FedoraDialect } from '../../shared/fedora-dialect.js';
 import {
   dispositionFilename,
   MalformedDispositionError,
@@ -18,16 +19,21 @@ import {
 import { mediaTypeOf } from '../../linked-data/http/content-type.js';
 import { parsePrefer } from './headers.js';
 import { canonicalSegment } from './paths.js';
-import { containmentQuads, serverManagedQuads } from './render.js';
+import { containmentQuads, serverManagedQuads, smtShapeOf } from './render.js';
 
 // What a write takes from the request: the interaction model, the client's triples, binary content, a Slug.
 
-/** Decides container or binary from Link rel="type" and the media type (Fedora 6 rules). */
+/**
+ * Decides container or binary from Link rel="type" and the media type (Fedora 5/6 rules). Fedora 4.7
+ * knows no interaction-model links and decides by the media type alone (fedora-api.md §1.2).
+ */
 export function interactionModel(
   links: readonly LinkValue[],
   mediaType: string,
   withBody: boolean,
+  dialect: FedoraDialect,
 ): ResourceKind {
+  if (dialect === 'FEDORA_4') return kindByMediaType(mediaType, withBody);
   if (links.some((l) => l.rels.includes(FEDORA.ExternalContent))) {
     throw RepositoryError.unsupportedMediaType('External content (copy, redirect, proxy) is not supported');
   }
@@ -46,7 +52,10 @@ export function interactionModel(
       throw RepositoryError.badRequest(`Unknown interaction model <${l.uri}>`, true);
     }
   }
-  if (kind !== undefined) return kind;
+  return kind ?? kindByMediaType(mediaType, withBody);
+}
+
+function kindByMediaType(mediaType: string, withBody: boolean): ResourceKind {
   if (isRdfMediaType(mediaType, REPOSITORY_BODY)) return 'container';
   if (mediaType === 'application/sparql-update') {
     throw RepositoryError.unsupportedMediaType('SPARQL Update creates nothing; PATCH an existing resource');
@@ -78,8 +87,9 @@ export function acceptUserTriples(
       continue;
     }
     if (q.subject.termType === 'NamedNode') {
+      // Compared as paths: inside a Fedora 4.x/5.x transaction a resource has a tx-prefixed and a plain IRI.
       const path = ctx.mapper.pathOf(q.subject.value);
-      if (path !== undefined && q.subject.value !== iri && !q.subject.value.startsWith(`${iri}#`)) {
+      if (path !== undefined && path !== ctx.mapper.pathOf(iri)) {
         throw RepositoryError.conflict(
           `Statements may only be about this resource, not <${q.subject.value}>`,
         );
@@ -156,7 +166,7 @@ export async function currentServerManaged(
   ctx: Ctx,
   record: ResourceRecord,
 ): Promise<Set<string>> {
-  const quads = serverManagedQuads(record, ctx.mapper);
+  const quads = serverManagedQuads(record, ctx.mapper, await smtShapeOf(deps, record));
   if (record.kind === 'container')
     quads.push(...containmentQuads(record, await deps.store.children(record.path, ctx.txId), ctx.mapper));
   return new Set(quads.map(keyOf));
