@@ -29,6 +29,7 @@ describe('FedoraAdapter upstream requests (Fedora 6/7 API)', () => {
       rootUri: `${stub.base}/rest/`,
       username: 'fedoraAdmin',
       password: 'secret-pw',
+      dialect: 'FEDORA_6',
     });
 
   it('describe: one GET for a container; GET + GET describedby for a binary', async () => {

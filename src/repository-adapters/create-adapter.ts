@@ -1,5 +1,6 @@
 import type { DetectedDialect, FedoraDialect } from '../shared/fedora-dialect.js';
 import { FedoraAdapter } from './fedora-adapter.js';
+import { DetectingFedoraAdapter } from './fedora-detecting-adapter.js';
 import { LdpAdapter } from './ldp-adapter.js';
 import type { RepositoryAdapter, RepositoryKind } from './repository-adapter.js';
 import { RepositoryHttpClient, type RepositoryHttpClientOptions } from './repository-http-client.js';
@@ -30,7 +31,10 @@ export function createAdapter(
   const client = new RepositoryHttpClient(view, options);
   switch (view.type) {
     case 'FEDORA':
-      return new FedoraAdapter(client);
+      // A pinned dialect is spoken as it is; none is detected on first use (and told to onDetected).
+      return view.dialect === null || view.dialect === undefined
+        ? new DetectingFedoraAdapter(client, view.onDetected)
+        : new FedoraAdapter(client, view.dialect);
     case 'LDP':
       return new LdpAdapter(client);
   }

@@ -18,8 +18,13 @@ import { dispositionFilename, formatDisposition } from '../linked-data/http/cont
 import { FedoraFixity } from './fedora-fixity.js';
 import { PatchTargets } from './patch-targets.js';
 import { checkAuthRoot, checkRootContent, pingRoot } from './root-checks.js';
-import { FedoraTransactions, atomicHeaders } from './fedora-transactions.js';
-import { FedoraVersions, PREFER_NO_CONTAINMENT } from './fedora-version-facet.js';
+import { FedoraTransactions } from './fedora-transactions.js';
+import { FedoraPathTransactions } from './fedora-path-transactions.js';
+import { txInPath, txScope, type TxScope } from './fedora-tx-scope.js';
+import { uploadContentType } from './fedora-upload-type.js';
+import { FedoraLabelVersions } from './fedora-label-versions.js';
+import { FEDORA_5_MEMENTOS, FedoraVersions, PREFER_NO_CONTAINMENT } from './fedora-version-facet.js';
+import type { FedoraDialect } from '../shared/fedora-dialect.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { writeTurtle } from '../linked-data/rdf/serialize.js';
 import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
@@ -48,8 +53,10 @@ import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 const PREFER_CONTAINMENT = `return=representation; include="${LDP.PreferContainment}"`;
 
 /**
- * The Fedora 6/7 HTTP API (also our embedded repository): see `fedora-api.md` §1, column "6.x/7.0".
- * Upstream requests per method are listed in `src/repository-adapters/README.md`.
+ * The Fedora HTTP API of one Fedora line (`fedora-api.md` §1): FEDORA_6 (6.x/7.x, also our embedded
+ * repository), FEDORA_5 (transactions in the path, Memento versions without labels) or FEDORA_4
+ * (transactions in the path, labelled versions, the interaction model by Content-Type). Upstream
+ * requests per method and line are listed in `src/repository-adapters/README.md`.
  */
 export class FedoraAdapter implements RepositoryAdapter {
   readonly kind = 'FEDORA' as const;
@@ -59,36 +66,51 @@ export class FedoraAdapter implements RepositoryAdapter {
   /** Where a resource's triples are PATCHed: its `describedby` (binaries) or itself. */
   private readonly patchTargets: PatchTargets;
 
-  constructor(readonly client: RepositoryHttpClient) {
+  constructor(
+    readonly client: RepositoryHttpClient,
+    private readonly fedoraDialect: FedoraDialect = 'FEDORA_6',
+  ) {
     this.patchTargets = new PatchTargets(client);
-    this.transactions = new FedoraTransactions(client);
-    this.versions = new FedoraVersions(client);
-    this.fixity = new FedoraFixity(client);
+    this.transactions = txInPath(fedoraDialect)
+      ? new FedoraPathTransactions(client)
+      : new FedoraTransactions(client);
+    this.versions =
+      fedoraDialect === 'FEDORA_4'
+        ? new FedoraLabelVersions(client)
+        : fedoraDialect === 'FEDORA_5'
+          ? new FedoraVersions(client, FEDORA_5_MEMENTOS)
+          : new FedoraVersions(client);
+    this.fixity = new FedoraFixity(client, fedoraDialect);
+  }
+
+  /** The Fedora line this adapter speaks. */
+  dialect(): Promise<FedoraDialect> {
+    return Promise.resolve(this.fedoraDialect);
   }
 
   async describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription> {
     const target = this.client.confine(uri);
-    const atomic = atomicHeaders(this.client.rootUri, tx);
+    const scope = this.scope(tx);
     const response = await this.client.expectOk({
       method: 'GET',
-      uri: target,
-      headers: { accept: DESCRIBE_ACCEPT, prefer: PREFER_CONTAINMENT, ...atomic },
+      uri: scope.url(target),
+      headers: { accept: DESCRIBE_ACCEPT, prefer: PREFER_CONTAINMENT, ...scope.headers },
     });
     if (hasTypeLink(response, LDP.NonRDFSource)) {
       // A binary: its bytes are not wanted here; its description is at rel="describedby".
       abandon(response);
-      const description = this.describedBy(response, target);
+      const description = this.describedBy(response, target, scope);
       this.patchTargets.remember(target, description);
       const described = await this.client.expectOk({
         method: 'GET',
-        uri: description,
-        headers: { accept: RDF_ACCEPT, ...atomic },
+        uri: scope.url(description),
+        headers: { accept: RDF_ACCEPT, ...scope.headers },
       });
-      const quads = await readRdf(this.client, described);
+      const quads = scope.quads(await readRdf(this.client, described));
       return { uri: target, isBinary: true, quads, children: [], parent: this.parentOf(target, quads) };
     }
     this.patchTargets.remember(target, target);
-    const quads = await readRdf(this.client, response);
+    const quads = scope.quads(await readRdf(this.client, response));
     return {
       uri: target,
       isBinary: false,
@@ -115,17 +137,19 @@ export class FedoraAdapter implements RepositoryAdapter {
       return quad(namedNode(''), namedNode(checkedIri(s.predicate)), s.object);
     });
     const body = quads.length === 0 ? '' : writeTurtle(quads);
+    const scope = this.scope(tx);
     const response = await this.client.expectOk({
       method: 'POST',
-      uri: parent,
+      uri: scope.url(parent),
       headers: {
         'content-type': 'text/turtle',
-        link: `<${LDP.BasicContainer}>; rel="type"`,
-        ...atomicHeaders(this.client.rootUri, tx),
+        // Fedora 4.7 reads no interaction model from Link: Turtle makes a container.
+        ...(this.fedoraDialect === 'FEDORA_4' ? {} : { link: `<${LDP.BasicContainer}>; rel="type"` }),
+        ...scope.headers,
       },
       body,
     });
-    const created = await createdUri(this.client, response, true);
+    const created = scope.canonical(await createdUri(this.client, response, true));
     this.patchTargets.remember(created, created);
     return created;
   }
@@ -150,22 +174,27 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   async uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string> {
     const parent = this.client.confine(parentUri);
+    const scope = this.scope(tx);
     try {
       const response = await this.client.expectOk({
         method: 'POST',
-        uri: parent,
+        uri: scope.url(parent),
         headers: {
-          'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
+          // Fedora 4.7 makes a container of an RDF Content-Type and ignores Link: those go as octet-stream.
+          'content-type': uploadContentType(this.fedoraDialect, binary.contentType),
           'content-disposition': formatDisposition(binary.filename),
-          link: `<${LDP.NonRDFSource}>; rel="type"`,
-          ...atomicHeaders(this.client.rootUri, tx),
+          ...(this.fedoraDialect === 'FEDORA_4' ? {} : { link: `<${LDP.NonRDFSource}>; rel="type"` }),
+          ...scope.headers,
         },
         body: binary.content,
       });
-      const created = await createdUri(this.client, response, true);
+      const created = scope.canonical(await createdUri(this.client, response, true));
       const description = linkTargetsOf(response, 'describedby')[0];
       if (description !== undefined)
-        this.patchTargets.remember(created, this.client.confineAnswered(response, description));
+        this.patchTargets.remember(
+          created,
+          scope.canonical(this.client.confineAnswered(response, description)),
+        );
       return created;
     } finally {
       drainUnread(binary.content);
@@ -174,10 +203,11 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   async downloadBinary(uri: string, tx?: TransactionRef): Promise<BinaryContent> {
     const target = this.client.confine(uri);
+    const scope = this.scope(tx);
     const response = await this.client.expectOk({
       method: 'GET',
-      uri: target,
-      headers: { accept: '*/*', ...atomicHeaders(this.client.rootUri, tx) },
+      uri: scope.url(target),
+      headers: { accept: '*/*', ...scope.headers },
     });
     if (!hasTypeLink(response, LDP.NonRDFSource)) {
       abandon(response);
@@ -193,10 +223,11 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   async delete(uri: string, tx?: TransactionRef): Promise<void> {
     const target = this.client.confine(uri);
+    const scope = this.scope(tx);
     const response = await this.client.expectOk({
       method: 'DELETE',
-      uri: target,
-      headers: atomicHeaders(this.client.rootUri, tx),
+      uri: scope.url(target),
+      headers: scope.headers,
     });
     await discard(response);
     this.patchTargets.forget(target);
@@ -235,23 +266,33 @@ export class FedoraAdapter implements RepositoryAdapter {
 
   // ---- helpers ----------------------------------------------------------------------------------
 
-  private describedBy(response: UpstreamResponse, target: string): string {
+  /** How requests reach resources in (or outside) `tx` on this Fedora line. */
+  private scope(tx: TransactionRef | undefined): TxScope {
+    return txScope(this.fedoraDialect, this.client.rootUri, tx);
+  }
+
+  /** A binary's description (canonical IRI): its `describedby` link, else `<uri>/fcr:metadata`. */
+  private describedBy(response: UpstreamResponse, target: string, scope: TxScope): string {
     const advertised = linkTargetsOf(response, 'describedby')[0];
-    if (advertised !== undefined) return this.client.confineAnswered(response, advertised);
+    if (advertised !== undefined) return scope.canonical(this.client.confineAnswered(response, advertised));
     return this.client.confine(`${target.replace(/\/+$/, '')}/fcr:metadata`);
   }
 
   /** Where triples of `target` are PATCHed: itself, or for a binary its description (one HEAD to find out). */
   private patchTarget(target: string, tx: TransactionRef | undefined): Promise<string> {
+    const scope = this.scope(tx);
     return this.patchTargets.of(
       target,
-      (response) => (hasTypeLink(response, LDP.NonRDFSource) ? this.describedBy(response, target) : target),
-      atomicHeaders(this.client.rootUri, tx),
+      (response) =>
+        hasTypeLink(response, LDP.NonRDFSource) ? this.describedBy(response, target, scope) : target,
+      scope.headers,
+      scope.url(target),
     );
   }
 
   private patch(target: string, update: string, tx: TransactionRef | undefined): Promise<void> {
-    return patchSparql(this.client, target, update, atomicHeaders(this.client.rootUri, tx));
+    const scope = this.scope(tx);
+    return patchSparql(this.client, scope.url(target), update, scope.headers);
   }
 
   private parentOf(target: string, quads: readonly Quad[]): string | undefined {

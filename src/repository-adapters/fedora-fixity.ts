@@ -1,7 +1,8 @@
 import type { Quad } from '@rdfjs/types';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { readRdf } from './adapter-support.js';
-import { atomicHeaders } from './fedora-transactions.js';
+import { txScope } from './fedora-tx-scope.js';
+import type { FedoraDialect } from '../shared/fedora-dialect.js';
 import { RDF_ACCEPT } from '../linked-data/rdf/media-types.js';
 import { NS } from '../linked-data/rdf/vocab.js';
 import type { FixityFacet, FixityResult, TransactionRef } from './repository-adapter.js';
@@ -61,17 +62,21 @@ function statusOf(outcomes: readonly string[]): FixityResult['status'] | undefin
   return undefined;
 }
 
-/** The fixity facet of the Fedora adapter: `GET <uri>/fcr:fixity`. */
+/** The fixity facet of the Fedora adapter: `GET <uri>/fcr:fixity` (every line; in a 4.x/5.x tx, its path). */
 export class FedoraFixity implements FixityFacet {
-  constructor(private readonly client: RepositoryHttpClient) {}
+  constructor(
+    private readonly client: RepositoryHttpClient,
+    private readonly dialect: FedoraDialect = 'FEDORA_6',
+  ) {}
 
   async check(uri: string, tx?: TransactionRef): Promise<FixityResult> {
     const target = this.client.confine(uri);
     const fixityUri = this.client.confine(`${target.replace(/\/+$/, '')}/fcr:fixity`);
+    const scope = txScope(this.dialect, this.client.rootUri, tx);
     const response = await this.client.expectOk({
       method: 'GET',
-      uri: fixityUri,
-      headers: { accept: RDF_ACCEPT, ...atomicHeaders(this.client.rootUri, tx) },
+      uri: scope.url(fixityUri),
+      headers: { accept: RDF_ACCEPT, ...scope.headers },
     });
     const result = fixityFromRdf(await readRdf(this.client, response));
     if (result === undefined) {

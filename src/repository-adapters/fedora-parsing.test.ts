@@ -1,9 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import N3 from 'n3';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../shared/errors.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import { derivedParent, httpDateToMs } from './adapter-support.js';
 import { fixityFromRdf } from './fedora-fixity.js';
+import { checkedLabel, generatedLabel, labelUri, versionsFromLabels } from './fedora-label-versions.js';
+import { UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
+import { parseRdf } from '../linked-data/rdf/parse.js';
 import {
   decodeLabel,
   encodeLabel,
@@ -181,5 +186,65 @@ describe('helpers', () => {
     expect(httpDateToMs('0')).toBeUndefined();
     expect(httpDateToMs('-1')).toBeUndefined();
     expect(httpDateToMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('Fedora 4 labelled versions', () => {
+  // A copy of ../shared/fixtures/fedora4/versions.rdf.xml: real 4.x output (CAP's mock).
+  const FIXTURE = path.resolve(import.meta.dirname, '../../test/fixtures/fedora4/versions.rdf.xml');
+  const CONTAINER = 'http://localhost:9100/mock/fcrepo/rest/path/to/container';
+
+  it('reads the fixture: two versions by label, fedora:created as the time, oldest first', async () => {
+    const quads = await parseRdf(
+      fs.readFileSync(FIXTURE, 'utf8'),
+      'application/rdf+xml',
+      UPSTREAM_ANSWER,
+      `${CONTAINER}/fcr:versions`,
+    );
+    expect(versionsFromLabels(`${CONTAINER}/fcr:versions`, quads)).toEqual([
+      {
+        name: 'TestVersion1',
+        time: '2018-03-21T19:43:34.573Z',
+        uri: `${CONTAINER}/fcr:versions/TestVersion1`,
+      },
+      {
+        name: 'TestVersion2',
+        time: '2018-03-21T19:44:48.852Z',
+        uri: `${CONTAINER}/fcr:versions/TestVersion2`,
+      },
+    ]);
+  });
+
+  it('names a version by its label IRI (a listed node id is not kept) and checks labels as 4.x does', () => {
+    const quads = parse(`
+      @prefix fedora: <http://fedora.info/definitions/v4/repository#> .
+      <http://r/rest/a> fedora:hasVersion <http://r/rest/a/fcr:versions/4f1c-node> , <http://r/rest/a/fcr:versions/nolabel> .
+      <http://r/rest/a/fcr:versions/4f1c-node> fedora:hasVersionLabel "first draft" .`);
+    expect(versionsFromLabels('http://r/rest/a/fcr:versions', quads)).toEqual([
+      { name: 'first draft', time: '', uri: 'http://r/rest/a/fcr:versions/first%20draft' },
+      { name: 'nolabel', time: '', uri: 'http://r/rest/a/fcr:versions/nolabel' },
+    ]);
+    expect(labelUri('http://r/rest/a/fcr:versions', 'a b:c')).toBe('http://r/rest/a/fcr:versions/a%20b%3Ac');
+    expect(generatedLabel(new Date('2026-11-23T04:05:06.789Z'))).toBe('version-20261123040506');
+    expect(checkedLabel('release 1.0 (final)')).toBe('release 1.0 (final)');
+    for (const bad of [
+      'a~b',
+      'a@b',
+      'a*b',
+      'a+b',
+      '{x}',
+      '<x>',
+      '[x]',
+      'a|b',
+      'a"b',
+      'a^b',
+      '123',
+      'v 12',
+      'tab\tx',
+      'a/b',
+      'a\\b',
+      '..',
+    ])
+      expect(() => checkedLabel(bad), bad).toThrow(BadRequestError);
   });
 });

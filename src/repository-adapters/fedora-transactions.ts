@@ -17,9 +17,14 @@ export function txEndpoint(rootUri: string): string {
   return `${rootUri}fcr:tx`;
 }
 
-export function txUri(rootUri: string, tx: TransactionRef): string {
+/** The transaction's id, checked: it becomes part of a URL. */
+export function checkedTxId(tx: TransactionRef): string {
   if (!TX_ID.test(tx.id)) throw new BadRequestError('A transaction id is 1–64 letters, digits and dashes');
-  return `${txEndpoint(rootUri)}/${tx.id}`;
+  return tx.id;
+}
+
+export function txUri(rootUri: string, tx: TransactionRef): string {
+  return `${txEndpoint(rootUri)}/${checkedTxId(tx)}`;
 }
 
 /** `Atomic-ID` for a request inside `tx` (none outside one). */
@@ -27,11 +32,16 @@ export function atomicHeaders(rootUri: string, tx: TransactionRef | undefined): 
   return tx === undefined ? {} : { 'atomic-id': txUri(rootUri, tx) };
 }
 
-/** The id in a transaction's Location (`…/fcr:tx/<id>`). */
-export function txIdFromLocation(response: UpstreamResponse): string {
+/**
+ * The id in a transaction's Location: `…/fcr:tx/<id>` (Fedora 6/7), or with `pathForm`
+ * `<root>tx:<id>` (Fedora 4/5).
+ */
+export function txIdFromLocation(response: UpstreamResponse, pathForm = false): string {
   const location = response.header('location') ?? '';
-  const id = location.replace(/\/+$/, '').split('/').at(-1) ?? '';
-  if (!location.includes('fcr:tx/') || !TX_ID.test(id)) {
+  const last = location.replace(/\/+$/, '').split('/').at(-1) ?? '';
+  const id = pathForm ? last.replace(/^tx:/, '') : last;
+  const shaped = pathForm ? last.startsWith('tx:') : location.includes('fcr:tx/');
+  if (!shaped || !TX_ID.test(id)) {
     throw new UpstreamFailedError(
       `${response.method} ${response.url} answered ${response.status} without a transaction Location (got "${location.slice(0, 200)}")`,
     );

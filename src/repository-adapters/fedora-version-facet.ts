@@ -22,9 +22,30 @@ import { discard, type RepositoryHttpClient } from './repository-http-client.js'
 export const PREFER_NO_CONTAINMENT = `return=representation; omit="${LDP.PreferContainment}"`;
 const PREFER_LENIENT = 'handling=lenient; received="minimal"';
 
-/** The version facet of the Fedora adapter: mementos under `<uri>/fcr:versions`. */
+/**
+ * How a Fedora line mints mementos. Fedora 6/7 (and the embedded repository): a label goes as `Slug`.
+ * Fedora 5.x answers 400 to any `Slug` (the label is lost; a version is named by its memento's segment)
+ * and 409 to a second memento within the same second.
+ */
+export interface MementoOptions {
+  readonly sendsLabel: boolean;
+  readonly retriesSameSecond: boolean;
+}
+
+export const FEDORA_6_MEMENTOS: MementoOptions = { sendsLabel: true, retriesSameSecond: false };
+export const FEDORA_5_MEMENTOS: MementoOptions = { sendsLabel: false, retriesSameSecond: true };
+
+/** Waits until the next whole second has begun (memento ids are `yyyyMMddHHmmss`). */
+function nextSecond(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+}
+
+/** The version facet of the Fedora adapter: mementos under `<uri>/fcr:versions` (Fedora 5.x, 6.x, 7.x). */
 export class FedoraVersions implements VersionFacet {
-  constructor(private readonly client: RepositoryHttpClient) {}
+  constructor(
+    private readonly client: RepositoryHttpClient,
+    private readonly options: MementoOptions = FEDORA_6_MEMENTOS,
+  ) {}
 
   async list(uri: string): Promise<VersionInfo[]> {
     const target = this.client.confine(uri);
@@ -44,12 +65,20 @@ export class FedoraVersions implements VersionFacet {
   async create(uri: string, label: string): Promise<VersionInfo> {
     const target = this.client.confine(uri);
     const timemap = this.client.confine(timemapOf(target));
-    const trimmed = label.trim();
-    const response = await this.client.expectOk({
+    const trimmed = this.options.sendsLabel ? label.trim() : '';
+    const request = {
       method: 'POST',
       uri: timemap,
       headers: trimmed === '' ? {} : { slug: encodeLabel(trimmed) },
-    });
+    } as const;
+    let response = await this.client.send(request);
+    if (response.status === 409 && this.options.retriesSameSecond) {
+      // Fedora 5 mints one memento per second: the next second gets a fresh id.
+      await discard(response);
+      await nextSecond();
+      response = await this.client.send(request);
+    }
+    if (response.status < 200 || response.status >= 300) throw await this.client.fail(response);
     const location = await createdUri(this.client, response, true);
     const segment = location.replace(/\/+$/, '').split('/').at(-1) ?? location;
     const datetime = httpDateToMs(response.header('memento-datetime'));

@@ -25,18 +25,20 @@ export class PatchTargets {
 
   /**
    * Where `target` is PATCHed: known, or decided by the adapter from one HEAD of it (`headers` carry
-   * e.g. a transaction's id).
+   * e.g. a transaction's id; `sendTo` is the URL the HEAD goes to when that is not `target` itself, as
+   * inside a Fedora 4/5 transaction).
    */
   async of(
     target: string,
     decide: (response: UpstreamResponse) => string,
     headers: Readonly<Record<string, string>> = {},
+    sendTo = target,
   ): Promise<string> {
     const known = this.known.get(target);
     if (known !== undefined) return known;
     const response = await this.client.expectOk({
       method: 'HEAD',
-      uri: target,
+      uri: sendTo,
       headers: { accept: DESCRIBE_ACCEPT, ...headers },
     });
     await discard(response);

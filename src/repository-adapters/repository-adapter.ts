@@ -1,9 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { Quad, Term } from '@rdfjs/types';
+import type { FedoraDialect } from '../shared/fedora-dialect.js';
 
 /**
  * One interface for every kind of repository a view can point at (DECISIONS.md §6–7, interface §4.4).
- * Implementations: `FedoraAdapter` (Fedora 6/7 HTTP API, also our embedded repository) and `LdpAdapter`
+ * Implementations: `FedoraAdapter` (Fedora 4.x, 5.x, 6.x/7.x HTTP APIs, also our embedded repository;
+ * `DetectingFedoraAdapter` finds the line first) and `LdpAdapter`
  * (any Linked Data Platform server, e.g. Community Solid Server). Kinds are chosen in `create-adapter.ts`.
  *
  * Obligations of every implementation:
@@ -133,6 +135,11 @@ export type Capability = 'transactions' | 'versions' | 'fixity';
 
 export interface RepositoryAdapter {
   readonly kind: RepositoryKind;
+  /**
+   * FEDORA only: the Fedora line spoken (pinned by the view, or detected on first use, which this call
+   * may trigger). Features are the same on every line.
+   */
+  dialect?(): Promise<FedoraDialect>;
 
   /**
    * Reads a resource. FEDORA: one GET (binaries: plus one GET of their describedby). LDP: one GET
