@@ -22,6 +22,8 @@ export async function ensureDefaultView(
         username: embedded.username,
         schemaIds: embedded.schemaIds,
         curatorIds: [],
+        // Detected like any view: the embedded repository answers as SCRIPTORIUM_REPOSITORY_DIALECT says.
+        dialect: null,
       },
       cipher.encrypt(embedded.password),
     );

@@ -85,6 +85,8 @@ describe('repository views: CRUD', () => {
       'schemas',
       'curators',
       'metadataPrefixes',
+      'dialect',
+      'detectedDialect',
     ]);
     expect(created).toMatchObject({
       type: 'FEDORA',

@@ -1,5 +1,6 @@
 import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
 import type { CheckedBody } from '../shared/body-check.js';
+import type { FedoraDialect } from '../shared/fedora-dialect.js';
 import type { PasswordChange } from './repository-view.js';
 import type { VerificationBody } from './repository-view.schema.js';
 
@@ -12,6 +13,8 @@ export interface RepositoryViewInput {
   password: PasswordChange;
   schemaIds: number[] | undefined;
   curatorIds: number[] | undefined;
+  /** null = detect; undefined = absent (a PUT keeps the stored one, a POST detects). */
+  dialect: FedoraDialect | null | undefined;
 }
 
 /** An absolute http(s) URL without embedded credentials, fragment or query. */
@@ -51,6 +54,9 @@ export function parseRepositoryView(
   name: string | undefined,
 ): RepositoryViewInput | undefined {
   const rootUri = parseRootUri(body);
+  const dialect = body.get('dialect');
+  if (dialect !== undefined && dialect !== null && type !== undefined && type !== 'FEDORA')
+    body.collector.add('dialect', 'type', 'Only a FEDORA view has a dialect');
   const value = body.value;
   if (value === undefined || rootUri === undefined || type === undefined || name === undefined)
     return undefined;
@@ -69,6 +75,7 @@ export function parseRepositoryView(
           : { kind: 'set', value: password },
     schemaIds: idsOf(value.schemas),
     curatorIds: idsOf(value.curators),
+    dialect,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, messages, Nullable, OptionalId } from '../shared/body-schema.js';
+import { FEDORA_DIALECTS } from '../shared/fedora-dialect.js';
 import { REPOSITORY_KINDS } from './repository-view.js';
 
 /**
@@ -51,6 +52,16 @@ function idList(property: 'schemas' | 'curators') {
   );
 }
 
+/** FEDORA only: the Fedora line to speak; null = detect. Absent on PUT keeps the stored one. */
+const Dialect = Type.Optional(
+  Nullable(
+    Type.Union(
+      FEDORA_DIALECTS.map((dialect) => Type.Literal(dialect)),
+      messages({ type: "A repository view's dialect must be FEDORA_4, FEDORA_5 or FEDORA_6" }),
+    ),
+  ),
+);
+
 const properties = {
   id: OptionalId,
   type: Type.Union(
@@ -74,11 +85,13 @@ const properties = {
   password: credential('password'),
   schemas: idList('schemas'),
   curators: idList('curators'),
+  dialect: Dialect,
 };
 
 export const RepositoryViewBody = Type.Object(properties, {
   description:
-    '`password` is write-only: answered as null; on PUT null keeps the stored one and "" clears it.',
+    '`password` is write-only: answered as null; on PUT null keeps the stored one and "" clears it. ' +
+    '`dialect` (FEDORA only): null detects the Fedora line, absent on PUT keeps the stored one.',
 });
 export type RepositoryViewBody = Static<typeof RepositoryViewBody>;
 
@@ -89,8 +102,18 @@ export const VerificationBody = Type.Object({
 });
 export type VerificationBody = Static<typeof VerificationBody>;
 
-/** The read model: the body plus what the service derives. */
+const { dialect, ...beforePrefixes } = properties;
+
+/**
+ * The read model: the body plus what the service derives, in the wire order (the response is serialized
+ * in this order): the interface's fields, `metadataPrefixes`, then the dialect fields of issue 11.
+ */
 export const repositoryViewSchema = Type.Object({
-  ...properties,
+  ...beforePrefixes,
   metadataPrefixes: Type.Array(Type.String(), { readOnly: true }),
+  dialect,
+  detectedDialect: Type.Union(
+    [Type.Union([...FEDORA_DIALECTS, 'LDP' as const].map((found) => Type.Literal(found))), Type.Null()],
+    { readOnly: true, description: 'what detection found for the current configuration; null until it ran' },
+  ),
 });

@@ -2,18 +2,20 @@ import { createHash } from 'node:crypto';
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/roles.js';
+import type { AdapterView } from '../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../repository-adapters/repository-adapter.js';
 import { metadataPrefixesOf, toSchemaJson, type Schema } from '../schemas/schema.js';
 import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
 import type { BusinessOperation, ValidationCollector } from '../shared/validation.js';
+import type { DetectedDialect } from '../shared/fedora-dialect.js';
 import { toUserJson, type User } from '../users/user.js';
 import type { PasswordCipher } from './password-cipher.js';
 import { ENTITY, isRepositoryKind, type RepositoryView } from './repository-view.js';
 import { parseRepositoryView, type RepositoryViewInput } from './repository-view.rules.js';
 import type { RepositoryViewBody, VerificationBody } from './repository-view.schema.js';
-import type { PasswordColumn, RepositoryViewStore } from './repository-view.store.js';
+import type { PasswordColumn, RepositoryViewRecord, RepositoryViewStore } from './repository-view.store.js';
 
 type Body = CheckedBody<RepositoryViewBody>;
 
@@ -21,12 +23,9 @@ type Body = CheckedBody<RepositoryViewBody>;
 export interface RepositoryViewDependencies {
   readonly schemas: () => Promise<readonly Schema[]>;
   readonly users: () => Promise<User[]>;
-  readonly createAdapter: (view: {
-    type: RepositoryView['type'];
-    rootUri: string;
-    username: string | null;
-    password: string | null;
-  }) => RepositoryAdapter;
+  readonly createAdapter: (view: AdapterView) => RepositoryAdapter;
+  /** Where a failure that must not fail the request is told (storing a detected dialect). */
+  readonly warn?: (message: string) => void;
 }
 
 /** A view with everything a context needs: the adapter and the metadata prefixes of its schemas. */
@@ -117,9 +116,17 @@ export class RepositoryViewService {
           ? // A stored password never follows the view to another origin unless sent again.
             null
           : undefined;
+    const next = record(input, existing);
+    // The detected dialect belongs to the configuration it was found for (issue 11).
+    const keepDetected =
+      next.type === existing.type &&
+      next.rootUri === existing.rootUri &&
+      next.username === existing.username &&
+      next.dialect === existing.dialect &&
+      (password === undefined || (password === null && !existing.hasPassword));
     let updated: RepositoryView | undefined;
     try {
-      updated = await this.store.update(existing.id, record(input, existing), password);
+      updated = await this.store.update(existing.id, next, password, keepDetected);
     } catch (error) {
       throw nameRace(error, 'UPDATE', input.name);
     }
@@ -158,7 +165,12 @@ export class RepositoryViewService {
     // In the view's own order: it decides the order of the query help's PREFIX lines.
     const schemas = view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id));
     const encrypted = await this.store.findEncryptedPassword(view.id);
-    const settings = { type: view.type, rootUri: view.rootUri, username: view.username };
+    const settings = {
+      type: view.type,
+      rootUri: view.rootUri,
+      username: view.username,
+      dialect: view.dialect,
+    };
     // One adapter per view configuration, reused across requests: it remembers where each resource's
     // triples are PATCHed, which saves an upstream HEAD per write. A changed view gets a new key. The
     // key holds the stored ciphertext, not the password: a new password is a new ciphertext (random
@@ -168,10 +180,31 @@ export class RepositoryViewService {
       .digest('hex');
     let adapter = this.adapters.get(key);
     if (adapter === undefined) {
-      adapter = this.deps.createAdapter({ ...settings, password: this.decrypt(encrypted) });
+      adapter = this.deps.createAdapter({
+        ...settings,
+        password: this.decrypt(encrypted),
+        ...(view.dialect === null ? { onDetected: this.detectionRecorder(view, encrypted ?? null) } : {}),
+      });
       this.adapters.set(key, adapter);
     }
     return { view, adapter, schemas, metadataPrefixes: [...new Set(schemas.flatMap(metadataPrefixesOf))] };
+  }
+
+  /**
+   * Stores what the adapter's detection found as the view's `detectedDialect`, for the configuration it
+   * was opened with. Fire and forget: the adapter tells it in the middle of a request, which must not
+   * fail (or wait) because the note could not be written.
+   */
+  private detectionRecorder(view: RepositoryView, passwordEncrypted: string | null) {
+    return (found: DetectedDialect): void => {
+      // Already known (e.g. detected again after a restart): no write, so no cache moves.
+      if (view.detectedDialect === found) return;
+      const configuration = { ...view, passwordEncrypted };
+      this.store.recordDetected(view.id, configuration, found).catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        this.deps.warn?.(`Repository view ${view.id}: the detected dialect ${found} was not stored: ${why}`);
+      });
+    };
   }
 
   /** The adapter for a possibly unsaved view, for verification; a saved view's password fills a null one. */
@@ -198,6 +231,8 @@ export class RepositoryViewService {
       rootUri: input.rootUri,
       username: input.username,
       password,
+      // The body's own dialect (absent = detect); what verification detects is not stored.
+      dialect: input.dialect ?? null,
     });
   }
 
@@ -216,6 +251,8 @@ export class RepositoryViewService {
         schemas: own.map(toSchemaJson),
         curators: view.curatorIds.flatMap((id) => users.filter((user) => user.id === id)).map(toUserJson),
         metadataPrefixes: [...new Set(own.flatMap(metadataPrefixesOf))],
+        dialect: view.dialect,
+        detectedDialect: view.detectedDialect,
       };
     });
   }
@@ -271,7 +308,11 @@ export class RepositoryViewService {
   }
 }
 
-function record(input: RepositoryViewInput, existing: RepositoryView | undefined) {
+/**
+ * What the store keeps. `dialect` absent on PUT keeps the stored one (as `schemas` and `curators` do: a
+ * client that predates the field cannot unpin it); only a FEDORA view has one.
+ */
+function record(input: RepositoryViewInput, existing: RepositoryView | undefined): RepositoryViewRecord {
   return {
     type: input.type,
     name: input.name,
@@ -279,6 +320,12 @@ function record(input: RepositoryViewInput, existing: RepositoryView | undefined
     username: input.username,
     schemaIds: input.schemaIds ?? existing?.schemaIds ?? [],
     curatorIds: input.curatorIds ?? existing?.curatorIds ?? [],
+    dialect:
+      input.type !== 'FEDORA'
+        ? null
+        : input.dialect === undefined
+          ? (existing?.dialect ?? null)
+          : input.dialect,
   };
 }
 

@@ -2,6 +2,12 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
+import {
+  isDetectedDialect,
+  isFedoraDialect,
+  type DetectedDialect,
+  type FedoraDialect,
+} from '../shared/fedora-dialect.js';
 import { isRepositoryKind, type RepositoryView } from './repository-view.js';
 import type { RepositoryViewRow } from './repository-view.table.js';
 
@@ -12,6 +18,15 @@ export interface RepositoryViewRecord {
   username: string | null;
   schemaIds: readonly number[];
   curatorIds: readonly number[];
+  dialect: FedoraDialect | null;
+}
+
+/** The configuration a dialect was detected for: it is stored only while the view still has it. */
+export interface DetectedConfiguration {
+  readonly type: RepositoryKind;
+  readonly rootUri: string;
+  readonly username: string | null;
+  readonly passwordEncrypted: string | null;
 }
 
 /** `undefined` keeps the stored ciphertext, `null` clears it. */
@@ -103,6 +118,8 @@ export class RepositoryViewStore {
           root_uri: record.rootUri,
           username: record.username,
           password_encrypted: passwordEncrypted,
+          dialect: record.dialect,
+          detected_dialect: null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -114,11 +131,15 @@ export class RepositoryViewStore {
     return created;
   }
 
-  /** Replaces the whole view; undefined when it no longer exists. */
+  /**
+   * Replaces the whole view; undefined when it no longer exists. `keepDetected` false forgets the
+   * detected dialect (the configuration it was found for changed).
+   */
   async update(
     id: number,
     record: RepositoryViewRecord,
     password: PasswordColumn,
+    keepDetected: boolean,
   ): Promise<RepositoryView | undefined> {
     const updated = await this.db.transaction().execute(async (trx) => {
       const result = await trx
@@ -129,6 +150,8 @@ export class RepositoryViewStore {
           root_uri: record.rootUri,
           username: record.username,
           ...(password === undefined ? {} : { password_encrypted: password }),
+          dialect: record.dialect,
+          ...(keepDetected ? {} : { detected_dialect: null }),
         })
         .where('id', '=', id)
         .executeTakeFirst();
@@ -137,6 +160,38 @@ export class RepositoryViewStore {
       return true;
     });
     return updated ? this.findById(id) : undefined;
+  }
+
+  /**
+   * Records what detection found, only while the view still has the configuration it was found for (an
+   * edit in between cleared it, and must not get it back) and only when it differs from what is stored
+   * (every write moves the caches' data version). Whether a row was written.
+   */
+  async recordDetected(
+    id: number,
+    configuration: DetectedConfiguration,
+    found: DetectedDialect,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('repository_views')
+      .set({ detected_dialect: found })
+      .where('id', '=', id)
+      .where('type', '=', configuration.type)
+      .where('root_uri', '=', configuration.rootUri)
+      .where((eb) =>
+        configuration.username === null
+          ? eb('username', 'is', null)
+          : eb('username', '=', configuration.username),
+      )
+      .where((eb) =>
+        configuration.passwordEncrypted === null
+          ? eb('password_encrypted', 'is', null)
+          : eb('password_encrypted', '=', configuration.passwordEncrypted),
+      )
+      .where('dialect', 'is', null)
+      .where((eb) => eb.or([eb('detected_dialect', 'is', null), eb('detected_dialect', '!=', found)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async delete(id: number): Promise<boolean> {
@@ -183,6 +238,8 @@ export class RepositoryViewStore {
       hasPassword: row.password_encrypted !== null,
       schemaIds: schemas.filter((link) => link.view_id === row.id).map((link) => link.schema_id),
       curatorIds: curators.filter((link) => link.view_id === row.id).map((link) => link.user_id),
+      dialect: toDialect(row.dialect),
+      detectedDialect: toDetected(row.detected_dialect),
     }));
   }
 }
@@ -212,4 +269,15 @@ async function replaceLinks(
 function toKind(type: string): RepositoryKind {
   if (!isRepositoryKind(type)) throw new Error(`repository view has unknown stored type ${type}`);
   return type;
+}
+
+function toDialect(dialect: string | null): FedoraDialect | null {
+  if (dialect !== null && !isFedoraDialect(dialect))
+    throw new Error(`repository view has unknown stored dialect ${dialect}`);
+  return dialect;
+}
+
+/** An unknown stored value (a later version's) reads as "not detected": detection simply runs again. */
+function toDetected(found: string | null): DetectedDialect | null {
+  return isDetectedDialect(found) ? found : null;
 }

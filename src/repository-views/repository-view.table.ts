@@ -9,6 +9,10 @@ export interface RepositoryViewTable {
   username: string | null;
   /** AES-GCM ciphertext (see password-cipher.ts); never the plain password. */
   password_encrypted: string | null;
+  /** FedoraDialect pinned by the view; null = detect (migration 008). */
+  dialect: string | null;
+  /** DetectedDialect found for the current configuration; cleared when the configuration changes. */
+  detected_dialect: string | null;
 }
 
 export interface RepositoryViewSchemaTable {

@@ -1,5 +1,6 @@
 import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
 import { REPOSITORY_KIND_DECLARATIONS, featuresFrom } from '../repository-adapters/repository-kinds.js';
+import type { DetectedDialect, FedoraDialect } from '../shared/fedora-dialect.js';
 
 /** A named connection to an external repository (interface §2 RepositoryView). */
 export interface RepositoryView {
@@ -12,6 +13,10 @@ export interface RepositoryView {
   readonly hasPassword: boolean;
   readonly schemaIds: readonly number[];
   readonly curatorIds: readonly number[];
+  /** FEDORA only: the Fedora line pinned by the view; null = detect it (DECISIONS.md §6). */
+  readonly dialect: FedoraDialect | null;
+  /** What detection last found for the view's current configuration; null until it ran (read-only). */
+  readonly detectedDialect: DetectedDialect | null;
 }
 
 export const ENTITY = 'RepositoryView';

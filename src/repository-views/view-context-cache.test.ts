@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView } from '../test-support/embedded-view.js';
@@ -100,7 +100,17 @@ async function viewWithSchema(name: string) {
     curators: [{ id: curator.id }],
   };
   const { id } = created(await sendJson(a.app, 'POST', '/repository-view', view));
-  return { schema, view: { ...view, id, password: null }, prefix: `/repository-view-context/FEDORA/${id}` };
+  const prefix = `/repository-view-context/FEDORA/${id}`;
+  // The first render detects the Fedora line and stores it as the view's detectedDialect (issue 11): a
+  // write, once per view configuration, that moves the data version. Done here, so the counts below are
+  // those of a view whose dialect is known.
+  await sendJson(a.app, 'GET', `${prefix}?${q(rootUri)}`);
+  await vi.waitFor(async () => {
+    await a.changesSeen();
+    const read = created(await sendJson(a.app, 'GET', `/repository-view/${id}`));
+    expect(read).toMatchObject({ detectedDialect: 'FEDORA_6' });
+  });
+  return { schema, view: { ...view, id, password: null }, prefix };
 }
 
 /** A render (or query help) by `a`, with the statements it ran on each side. */
@@ -128,8 +138,10 @@ describe(`context requests keep the view and its schemas (${testDialect})`, () =
     const again = await counted(`${prefix}?${q(rootUri)}`);
     expect(again.envelope).toEqual(first.envelope);
     expect(again.service).toBe(0);
-    // The repository still answers from its own store (not this change's to keep).
-    expect(again.repository).toBeGreaterThan(0);
+    // The render itself is kept where the data version covers the repository's tables (SQLite: the
+    // render cache of repository-view-context); elsewhere the repository answers from its own store.
+    if (testDialect === 'sqlite') expect(again.repository).toBe(0);
+    else expect(again.repository).toBeGreaterThan(0);
     await counted(`${prefix}/query`);
     const help = await counted(`${prefix}/query`);
     expect(help.service).toBe(0);

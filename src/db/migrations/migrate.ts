@@ -7,6 +7,7 @@ import { usersMigration } from './003-users.js';
 import { repositoryViewsMigration } from './005-repository-views.js';
 import { loginAttemptAddressMigration } from './006-login-attempt-address.js';
 import { changeNotificationsMigration } from './007-change-notifications.js';
+import { repositoryViewDialectMigration } from './008-repository-view-dialect.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -18,6 +19,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '005-repository-views': repositoryViewsMigration(dialect),
     '006-login-attempt-address': loginAttemptAddressMigration(),
     '007-change-notifications': changeNotificationsMigration(dialect),
+    '008-repository-view-dialect': repositoryViewDialectMigration(),
   };
 }
 
