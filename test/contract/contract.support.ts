@@ -13,6 +13,7 @@ import type {
   RepositoryHttpClientOptions,
 } from '../../src/repository-adapters/repository-http-client.js';
 import { CapabilityUnsupportedError } from '../../src/shared/errors.js';
+import type { DetectedDialect, FedoraDialect } from '../../src/shared/fedora-dialect.js';
 import type { StubServers } from './stub-servers.js';
 
 /** A repository view as the adapters take it. */
@@ -35,6 +36,10 @@ export interface ContractTarget {
 
 export interface ContractSetup {
   readonly kind: RepositoryKind;
+  /** FEDORA: the Fedora line the target answers as, pinned on every adapter of the run. */
+  readonly dialect?: FedoraDialect;
+  /** What `detectFedoraDialect` must find at the target's root. */
+  readonly detects: DetectedDialect;
   start(): Promise<ContractTarget>;
 }
 
@@ -47,6 +52,8 @@ export type Adapter = RepositoryAdapter & { readonly client: RepositoryHttpClien
  */
 export interface ContractRun {
   readonly kind: RepositoryKind;
+  /** FEDORA: the Fedora line spoken; expectations differ only where the lines really do. */
+  readonly dialect: FedoraDialect | undefined;
   readonly features: RepositoryFeatures;
   readonly target: ContractTarget;
   readonly stubs: StubServers;
@@ -85,7 +92,7 @@ function key(q: Quad): string {
   return `<${q.predicate.value}> ${object}`;
 }
 
-export function sha(algorithm: 'sha256' | 'sha512', data: Buffer): string {
+export function sha(algorithm: 'sha1' | 'sha256' | 'sha512', data: Buffer): string {
   return createHash(algorithm).update(data).digest('hex');
 }
 

@@ -8,6 +8,8 @@ import { describeRepositoryAdapter } from './repository-adapter.contract.js';
  */
 describeRepositoryAdapter('LDP adapter against Community Solid Server 7.2', {
   kind: 'LDP',
+  // CSS links an `.acl` (rel="acl") and has no Fedora root: no Fedora line.
+  detects: 'LDP',
   start() {
     const rootUri = inject('cssBaseUrl');
     return Promise.resolve({

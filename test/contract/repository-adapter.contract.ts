@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapter } from '../../src/repository-adapters/create-adapter.js';
+import { detectFedoraDialect } from '../../src/repository-adapters/fedora-dialect-detection.js';
 import { literal } from '../../src/linked-data/rdf/terms.js';
 import type { RepositoryKind } from '../../src/repository-adapters/repository-adapter.js';
 import {
@@ -40,7 +41,7 @@ function declarationOf(kind: RepositoryKind) {
  * holds every theme module (`*.contract.ts` beside it) against it, so each runner file checks them all.
  */
 export function describeRepositoryAdapter(name: string, setup: ContractSetup): void {
-  const { kind } = setup;
+  const { kind, dialect } = setup;
   const declaration = declarationOf(kind);
   const features = featuresFrom(declaration.capabilities);
 
@@ -50,10 +51,11 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
     let workspace: string;
 
     const adapterFor = (view: ContractView, options: RepositoryHttpClientOptions = {}): Adapter =>
-      createAdapter({ type: kind, ...view }, options);
+      createAdapter({ type: kind, ...view, ...(dialect === undefined ? {} : { dialect }) }, options);
     const adapter = (options: RepositoryHttpClientOptions = {}): Adapter => adapterFor(target.view, options);
     const run: ContractRun = {
       kind,
+      dialect,
       features,
       get target() {
         return target;
@@ -92,6 +94,12 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
         'verifying',
         'versioning',
       ]);
+    });
+
+    it(`is detected as ${setup.detects} (fedora-api.md §1.9)`, async () => {
+      const a = adapter();
+      expect(await detectFedoraDialect(a.client)).toBe(setup.detects);
+      expect(a.client.requestCount).toBeLessThanOrEqual(3);
     });
 
     describeResourceContract(run);
