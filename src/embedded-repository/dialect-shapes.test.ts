@@ -124,6 +124,11 @@ describe(`FEDORA_4 shapes (${testDialect})`, () => {
     });
     expect(bytes.statusCode).toBe(201);
     expect((await repo(app(), 'GET', '/im4/bytes')).body).toBe('raw');
+    // A SPARQL Update body makes a container and runs on it.
+    const update = await repo(app(), 'POST', '/im4', sparql(`INSERT DATA { <> <${TITLE}> "sparql" }`));
+    expect(update.statusCode).toBe(201);
+    const made = String(update.headers.location);
+    expect(objects(await repo(app(), 'GET', made), made, TITLE)).toEqual(['sparql']);
   });
 
   it('server-managed triples are still refused (409)', async () => {
@@ -214,5 +219,8 @@ describe(`FEDORA_6 shapes (${testDialect})`, () => {
     expect(posted.statusCode).toBe(201);
     expect(hasLink(posted, `${String(posted.headers.location)}/fcr:metadata`, 'describedby')).toBe(true);
     expect((await repo(app(), 'GET', String(posted.headers.location))).body).toContain('"rdf"');
+    // SPARQL Update creates nothing here.
+    const update = await repo(app(), 'POST', '/im6', sparql(`INSERT DATA { <> <${TITLE}> "sparql" }`));
+    expect(update.statusCode).toBe(415);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Quad } from 'n3';
 import type sparqljs from 'sparqljs';
 import { repositoryPatchPolicy } from '../../linked-data/sparql/update-policies.js';
 import { SparqlUpdateRefusal } from '../../linked-data/sparql/update-refusal.js';
@@ -55,7 +56,7 @@ export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): 
     path = childPath(parentPath, randomUUID());
   }
   const binary = kind === 'binary' ? await storeContent(deps, ctx, null) : null;
-  const quads = kind === 'container' ? await parseBody(deps, ctx, ctx.mapper.external(path)) : [];
+  const quads = kind === 'container' ? await creationQuads(deps, ctx, ctx.mapper.external(path)) : [];
   const firstIri = ctx.mapper.external(path);
   for (let attempt = 1; ; attempt++) {
     const iri = ctx.mapper.external(path);
@@ -125,7 +126,12 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
   }
   const iri = ctx.mapper.external(path);
   const binary = kind === 'binary' ? await storeContent(deps, ctx, existing?.binary ?? null) : null;
-  const quads = kind === 'container' ? await parseBody(deps, ctx, iri) : [];
+  const quads =
+    kind !== 'container'
+      ? []
+      : existing === undefined
+        ? await creationQuads(deps, ctx, iri)
+        : await parseBody(deps, ctx, iri);
   let result: ResourceRecord | undefined;
   await retrying(ctx, async () => {
     const current = existing === undefined ? undefined : await deps.store.get(path, ctx.txId);
@@ -151,6 +157,18 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
   });
   if (existing === undefined && result !== undefined) return created(ctx, result);
   return ctx.reply.code(204).send();
+}
+
+/**
+ * The triples of a container being created: the RDF body, or on Fedora 4.x also a SPARQL Update run on
+ * the new, empty container (vetted as a PATCH is).
+ */
+async function creationQuads(deps: RepositoryDeps, ctx: Ctx, iri: string): Promise<Quad[]> {
+  const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
+  if (deps.settings.dialect !== 'FEDORA_4' || mediaType !== 'application/sparql-update')
+    return parseBody(deps, ctx, iri);
+  const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
+  return deps.updates.apply([], text, iri, vetPatch(text, iri));
 }
 
 /** PATCH with SPARQL Update, of a container or (with `description`) of a binary's fcr:metadata. */

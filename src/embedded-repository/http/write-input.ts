@@ -33,7 +33,7 @@ export function interactionModel(
   withBody: boolean,
   dialect: FedoraDialect,
 ): ResourceKind {
-  if (dialect === 'FEDORA_4') return kindByMediaType(mediaType, withBody);
+  if (dialect === 'FEDORA_4') return kindByMediaType(mediaType, withBody, dialect);
   if (links.some((l) => l.rels.includes(FEDORA.ExternalContent))) {
     throw RepositoryError.unsupportedMediaType('External content (copy, redirect, proxy) is not supported');
   }
@@ -52,11 +52,13 @@ export function interactionModel(
       throw RepositoryError.badRequest(`Unknown interaction model <${l.uri}>`, true);
     }
   }
-  return kind ?? kindByMediaType(mediaType, withBody);
+  return kind ?? kindByMediaType(mediaType, withBody, dialect);
 }
 
-function kindByMediaType(mediaType: string, withBody: boolean): ResourceKind {
+function kindByMediaType(mediaType: string, withBody: boolean, dialect: FedoraDialect): ResourceKind {
   if (isRdfMediaType(mediaType, REPOSITORY_BODY)) return 'container';
+  // Fedora 4.7 makes a container and runs the update on it (fedora-api.md §1.2); later lines refuse.
+  if (mediaType === 'application/sparql-update' && dialect === 'FEDORA_4') return 'container';
   if (mediaType === 'application/sparql-update') {
     throw RepositoryError.unsupportedMediaType('SPARQL Update creates nothing; PATCH an existing resource');
   }
