@@ -117,7 +117,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     () => internalMetadata.requiredFields(),
     (viewId) => views.typeOf(viewId),
   );
-  const context = new ContextService(views);
+  // Renders of views answered in process are kept until the next write to the database (issue 10).
+  const context = new ContextService(views, { dataVersion: dataVersionOf(db) });
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
   const repository: EmbeddedRepository | undefined = config.embeddedRepository
     ? {

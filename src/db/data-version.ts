@@ -18,6 +18,12 @@ export interface DataVersion {
    * request starts, a signal may answer what it last read from the database.
    */
   requestStarted?(): void;
+  /**
+   * Whether the token also moves when another instance commits to the embedded repository's tables
+   * (`repo_*`), so reads of the repository itself may be kept (the context render cache). SQLite: yes
+   * (data_version sees every commit to the file).
+   */
+  readonly watchesRepository?: boolean;
 }
 
 /**
@@ -33,6 +39,7 @@ export interface DataVersion {
  * is busy iterating a statement), the answer is "unknown" and nothing is kept.
  */
 export class SqliteDataVersion implements DataVersion {
+  readonly watchesRepository = true;
   private own = 0;
   private readonly others: SqliteDatabase.Statement<[], number>;
   /** `data_version` as last read, kept until the next request starts (undefined: read again). */
@@ -109,8 +116,23 @@ export class VersionedCache<K extends string | number, V extends string | number
   constructor(
     private readonly version: DataVersion,
     capacity = 1,
+    /** Also bounds the values' total size as `sizeOf` estimates it; a value over a quarter is not kept. */
+    budget?: { readonly maxSize: number; readonly sizeOf: (value: V) => number },
   ) {
-    this.entries = new LRUCache({ max: capacity });
+    this.entries =
+      budget === undefined
+        ? new LRUCache({ max: capacity })
+        : new LRUCache({
+            max: capacity,
+            maxSize: budget.maxSize,
+            maxEntrySize: Math.max(1, Math.floor(budget.maxSize / 4)),
+            sizeCalculation: (value) => Math.max(1, budget.sizeOf(value)),
+          });
+  }
+
+  /** The total size of the values kept, as `budget.sizeOf` estimated it (0 without a budget). */
+  get keptSize(): number {
+    return this.entries.calculatedSize;
   }
 
   /** The number of values kept (for tests). */

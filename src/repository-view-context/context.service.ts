@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/roles.js';
+import type { DataVersion } from '../db/data-version.js';
 import type {
   BinaryContent,
   ChildStatement,
@@ -16,6 +17,7 @@ import {
 } from './context-builder.js';
 import { resolveContextUri, tokenOf, type ResolvedContext } from './context-uri.js';
 import { queryHelp, vetContextUpdate } from './query.js';
+import { RenderCache, type RenderCacheLimits } from './render-cache.js';
 import { parseIri, parseObject, parseWireTriple, type WireTriple } from './triple-format.js';
 import type { Readable } from 'node:stream';
 import { DataFactory } from 'n3';
@@ -30,12 +32,31 @@ export interface ContextSession {
 
 const MAX_CHILD_TRIPLES = 1000;
 
+export interface ContextServiceOptions {
+  /**
+   * The database's change signal: when it covers the embedded repository's tables, renders of views
+   * this process answers itself are kept until the next write (render-cache.ts). Absent: none kept.
+   */
+  readonly dataVersion?: DataVersion;
+  readonly renderCache?: RenderCacheLimits;
+}
+
 /**
  * The repository view context (interface §4.4, DECISIONS.md §7): every operation goes through the
  * view's adapter; a request inside a live transaction extends it and reports its new expiry.
  */
 export class ContextService {
-  constructor(private readonly views: RepositoryViewService) {}
+  /** Built contexts of in-process views (undefined: the database cannot tell when to drop them). */
+  readonly renders: RenderCache | undefined;
+
+  constructor(
+    private readonly views: RepositoryViewService,
+    options: ContextServiceOptions = {},
+  ) {
+    const { dataVersion } = options;
+    this.renders =
+      dataVersion?.watchesRepository === true ? new RenderCache(dataVersion, options.renderCache) : undefined;
+  }
 
   async open(
     type: string,
@@ -56,7 +77,21 @@ export class ContextService {
     return this.views.open(type, viewId, caller);
   }
 
-  async read(session: ContextSession): Promise<RepositoryViewContext> {
+  /**
+   * The context as the repository has it now. Outside a transaction, a view answered in process is
+   * rendered once per database state (render-cache.ts); a `tx:` context always asks the repository,
+   * since the transaction's expiry is part of the answer and refreshing it is the point.
+   */
+  read(session: ContextSession): Promise<RepositoryViewContext> {
+    const { opened, context } = session;
+    if (this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter))
+      return this.build(session);
+    return this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
+      this.build(session),
+    );
+  }
+
+  private async build(session: ContextSession): Promise<RepositoryViewContext> {
     const { opened, context } = session;
     const { adapter } = opened;
     const transactionDetails =
