@@ -96,12 +96,26 @@ describe.each<FedoraDialect>(['FEDORA_4', 'FEDORA_5'])(
       );
       expect(patched.statusCode).toBe(204);
       expect(objects(await repo(t.app, 'GET', '/box'), `${BASE}/box`, TITLE)).toEqual(['box']);
+      // A body may name resources by their plain IRIs too; the answer shows them tx-prefixed.
+      const plain = await repo(
+        t.app,
+        'PUT',
+        `${tx}/box/plain`,
+        turtle(`<${BASE}/box/plain> <${NS.dcterms}relation> <${BASE}/box> .`),
+      );
+      expect(plain.statusCode).toBe(201);
+      expect(
+        objects(await repo(t.app, 'GET', `${tx}/box/plain`), `${tx}/box/plain`, `${NS.dcterms}relation`),
+      ).toEqual([`${tx}/box`]);
 
       const refreshed = await repo(t.app, 'POST', `${tx}/fcr:tx`);
       expect(refreshed.statusCode).toBe(204);
       expect(Date.parse(String(refreshed.headers.expires))).toBeGreaterThan(Date.now() + 170_000);
 
       expect((await repo(t.app, 'POST', `${tx}/fcr:tx/fcr:commit`)).statusCode).toBe(204);
+      expect(
+        objects(await repo(t.app, 'GET', '/box/plain'), `${BASE}/box/plain`, `${NS.dcterms}relation`),
+      ).toEqual([`${BASE}/box`]);
       const after = await repo(t.app, 'GET', '/box/child');
       expect(after.statusCode).toBe(200);
       expect(objects(after, `${BASE}/box/child`, TITLE)).toEqual(['inside']);

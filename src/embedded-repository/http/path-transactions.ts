@@ -27,6 +27,16 @@ export class TxIriMapper extends IriMapper {
     this.plain = new IriMapper(root);
   }
 
+  /** A plain repository IRI in its tx-prefixed form; any other IRI as it is. */
+  txForm(iri: string): string {
+    const root = this.plain.base;
+    const tx = this.base;
+    if (iri === tx || iri.startsWith(`${tx}/`) || iri.startsWith(`${tx}#`)) return iri;
+    return iri === root || iri.startsWith(`${root}/`) || iri.startsWith(`${root}#`)
+      ? `${tx}${iri.slice(root.length)}`
+      : iri;
+  }
+
   override toInternal(iri: string): string {
     const mapped = super.toInternal(iri);
     return mapped === iri ? this.plain.toInternal(iri) : mapped;

@@ -18,6 +18,7 @@ import {
 } from '../../linked-data/http/content-disposition.js';
 import { mediaTypeOf } from '../../linked-data/http/content-type.js';
 import { parsePrefer } from './headers.js';
+import { TxIriMapper } from './path-transactions.js';
 import { canonicalSegment } from './paths.js';
 import { containmentQuads, serverManagedQuads, smtShapeOf } from './render.js';
 
@@ -89,9 +90,11 @@ export function acceptUserTriples(
       continue;
     }
     if (q.subject.termType === 'NamedNode') {
-      // Compared as paths: inside a Fedora 4.x/5.x transaction a resource has a tx-prefixed and a plain IRI.
       const path = ctx.mapper.pathOf(q.subject.value);
-      if (path !== undefined && path !== ctx.mapper.pathOf(iri)) {
+      // Inside a Fedora 4.x/5.x transaction a resource has a tx-prefixed and a plain IRI: either is it.
+      const subject =
+        ctx.mapper instanceof TxIriMapper ? ctx.mapper.txForm(q.subject.value) : q.subject.value;
+      if (path !== undefined && subject !== iri && !subject.startsWith(`${iri}#`)) {
         throw RepositoryError.conflict(
           `Statements may only be about this resource, not <${q.subject.value}>`,
         );
