@@ -41,6 +41,7 @@ describe.each(['FEDORA_4', 'FEDORA_5'] as const)('%s transactions in the path', 
     stub.routes['POST /rest/tx:abc-123/fcr:tx/fcr:commit'] = { status: 204 };
     stub.routes['POST /rest/tx:abc-123/fcr:tx/fcr:rollback'] = { status: 204 };
     stub.routes['DELETE /rest/tx:abc-123/a'] = { status: 204 };
+    stub.routes['GET /rest/tx:abc-123/'] = turtle(`<${stub.base}/rest/tx:abc-123> <${TITLE}> "root" .`);
     const a = fedora(dialect);
     const transactions = requireFacet(a, 'transactions');
     const tx = await transactions.begin();
@@ -51,12 +52,15 @@ describe.each(['FEDORA_4', 'FEDORA_5'] as const)('%s transactions in the path', 
     expect(refreshed.expiresAt).toBeGreaterThanOrEqual(before + 180_000);
     expect(refreshed.expiresAt).toBeLessThanOrEqual(Date.now() + 180_000);
     await a.delete(`${stub.base}/rest/a`, tx);
+    // The root, even without its slash, is read inside the transaction too.
+    expect((await a.describe(`${stub.base}/rest`, tx)).quads[0]?.subject.value).toBe(`${stub.base}/rest/`);
     await transactions.commit(tx);
     await transactions.rollback(tx);
     expect(stub.lines()).toEqual([
       'POST /rest/fcr:tx',
       'POST /rest/tx:abc-123/fcr:tx',
       'DELETE /rest/tx:abc-123/a',
+      'GET /rest/tx:abc-123/',
       'POST /rest/tx:abc-123/fcr:tx/fcr:commit',
       'POST /rest/tx:abc-123/fcr:tx/fcr:rollback',
     ]);

@@ -48,8 +48,8 @@ export function txScope(dialect: FedoraDialect, rootUri: string, tx: Transaction
   const object = (t: Quad['object']): Quad['object'] =>
     t.termType === 'NamedNode' ? namedNode(canonical(t.value)) : t;
   return {
-    // Only IRIs under the root can be scoped; anything else was refused by confinement before.
-    url: (uri) => (uri.startsWith(rootUri) ? `${prefix}/${uri.slice(rootUri.length)}` : uri),
+    // Confinement let only the root (with or without its slash) and IRIs under it through.
+    url: (uri) => (uri.startsWith(rootUri) ? `${prefix}/${uri.slice(rootUri.length)}` : `${prefix}/`),
     headers: {},
     canonical,
     quads: (quads) => quads.map((q) => quad(subject(q.subject), q.predicate, object(q.object))),

@@ -117,11 +117,15 @@ export interface TransactionFacet {
 export interface VersionFacet {
   /** Versions oldest first. */
   list(uri: string): Promise<VersionInfo[]>;
-  /** `label` is sent as `Slug` when not blank (the embedded repository keeps it; Fedora 6 may refuse it). */
+  /**
+   * `label` is sent as `Slug` when not blank (the embedded repository keeps it; Fedora 6 may refuse it).
+   * Fedora 4: the label is the version's name (blank: `version-<yyyyMMddHHmmss>`; labels 4.x refuses are a
+   * BadRequestError). Fedora 5: no `Slug` is sent and the name is the memento's segment.
+   */
   create(uri: string, label: string): Promise<VersionInfo>;
   /** Restores the resource a memento belongs to from the memento; answers the resource's IRI. */
   restore(versionUri: string): Promise<string>;
-  /** Fedora 6/7 answer 405 (mementos cannot be deleted): an UpstreamFailedError saying so. */
+  /** Fedora 6/7 answer 405 (mementos cannot be deleted): an UpstreamFailedError saying so. 4.x/5.x delete. */
   delete(versionUri: string): Promise<void>;
 }
 
