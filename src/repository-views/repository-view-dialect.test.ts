@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
 import { testDialect } from '../test-support/test-database.js';
 
 /**
@@ -110,6 +110,18 @@ describe('a view’s dialect: input and read model', () => {
     });
     const wrong = await sendJson(t.app, 'PUT', '/repository-view', { ...created, dialect: 'FEDORA' });
     expect(body(wrong).payload).toEqual(invalid({ dialect: { type: WRONG_DIALECT } }));
+
+    // Not where the credentials go: a curator of the view may change it.
+    const curator = await createUser(t, 'ROLE_CURATOR', 'dialect-curator');
+    const curated = await save(t, 'POST', { ...VIEW, name: 'Curated', curators: [{ id: curator.id }] });
+    const response = await sendJson(
+      t.app,
+      'PUT',
+      '/repository-view',
+      { ...curated, password: null, dialect: 'FEDORA_4' },
+      { token: curator.token },
+    );
+    expect(body(response).payload.RepositoryView).toMatchObject({ dialect: 'FEDORA_4' });
   });
 });
 
