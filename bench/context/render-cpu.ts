@@ -4,11 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { signIn } from '../scenarios.js';
+import { benchPostgres, type ThrowawayDatabase } from '../shared/throwaway-postgres.js';
 import { cpuMs } from '../shared/proc-stat.js';
 import { Api } from './api.js';
 import { createBenchContainer, createContainer, createView, checkShape } from './containers.js';
 import { measure, type Side } from './measure.js';
-import { embeddedRepository } from './repositories.js';
+import { embeddedRepository, pathOf } from './repositories.js';
 import { DC } from './settings.js';
 import { bareRender, serviceRender } from './sides.js';
 
@@ -17,10 +18,14 @@ import { bareRender, serviceRender } from './sides.js';
  * service side by side (`tsx bench/context/render-cpu.ts <tree A> <tree B>`, each a checkout with
  * node_modules), the same data in each, their runs interleaved; CPU is utime+stime of the server
  * process from /proc ÷ 2xx responses. Also the bare GET of the container on each, for the ratio.
- * BENCH_DURATION (s, default 5) and BENCH_RUNS (pairs, default 5).
+ * BENCH_DURATION (s, default 5) and BENCH_RUNS (pairs, default 5). RENDER_CPU_DATABASE=postgres runs
+ * both on throwaway PostgreSQL databases (else SQLite); RENDER_CPU_OPERATION=create measures embedded
+ * creates (`POST /rest/<container>`, empty Turtle) instead: the write cost of change notifications.
  */
 const seconds = Number(process.env.BENCH_DURATION ?? 5);
 const pairs = Number(process.env.BENCH_RUNS ?? 5);
+const onPostgres = process.env.RENDER_CPU_DATABASE === 'postgres';
+const creates = process.env.RENDER_CPU_OPERATION === 'create';
 
 interface Build {
   readonly name: string;
@@ -28,6 +33,7 @@ interface Build {
   readonly url: string;
   readonly dataDir: string;
   readonly repositoryPassword: string;
+  readonly database: ThrowawayDatabase | undefined;
   render?: Side;
   bareGet?: Side;
 }
@@ -35,6 +41,8 @@ interface Build {
 async function start(tree: string, name: string): Promise<Build> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-render-cpu-'));
   const repositoryPassword = randomBytes(12).toString('base64url');
+  const database = onPostgres ? await benchPostgres() : undefined;
+  if (database !== undefined && 'skipped' in database) throw new Error(database.skipped);
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith('SCRIPTORIUM_') && key !== 'DATABASE_URL'),
   ) as Record<string, string>;
@@ -51,6 +59,7 @@ async function start(tree: string, name: string): Promise<Build> {
       SCRIPTORIUM_EMBEDDED_REPOSITORY: 'true',
       SCRIPTORIUM_REPOSITORY_USERNAME: 'fedoraAdmin',
       SCRIPTORIUM_REPOSITORY_PASSWORD: repositoryPassword,
+      ...(database === undefined ? {} : { DATABASE_URL: database.url }),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -66,7 +75,7 @@ async function start(tree: string, name: string): Promise<Build> {
       reject(new Error(`${name} exited with ${String(code)}`));
     });
   });
-  return { name, child, url, dataDir, repositoryPassword };
+  return { name, child, url, dataDir, repositoryPassword, database };
 }
 
 async function prepare(build: Build): Promise<void> {
@@ -81,7 +90,21 @@ async function prepare(build: Build): Promise<void> {
   const home = await createContainer(api, view, repo.root, [{ predicate: `${DC}title`, object: '"cpu"' }]);
   const container = await createBenchContainer(api, view, home);
   console.log(`${build.name}: ${checkShape(await api.context(view, container), container)}`);
-  build.render = serviceRender(api, repo, view, container);
+  build.render = creates
+    ? {
+        key: 'bare',
+        label: `${build.name} create`,
+        origin: build.url,
+        requests: [
+          {
+            method: 'POST',
+            path: pathOf(home),
+            headers: { ...repo.headers, 'content-type': 'text/turtle' },
+            body: '',
+          },
+        ],
+      }
+    : serviceRender(api, repo, view, container);
   build.bareGet = bareRender(repo, container, true);
 }
 
@@ -116,7 +139,7 @@ async function main(): Promise<void> {
         const render = await cpuPerRequest(build, build.render!);
         const get = await cpuPerRequest(build, build.bareGet!);
         console.log(
-          `pair ${String(pair + 1)} ${build.name}: render ${render.us.toFixed(0)} µs CPU/req (${render.rps.toFixed(0)}/s) · ` +
+          `pair ${String(pair + 1)} ${build.name}: ${creates ? 'create' : 'render'} ${render.us.toFixed(0)} µs CPU/req (${render.rps.toFixed(0)}/s) · ` +
             `bare GET ${get.us.toFixed(0)} µs CPU/req (${get.rps.toFixed(0)}/s) · load ${os.loadavg()[0]!.toFixed(2)}`,
         );
       }
@@ -124,6 +147,8 @@ async function main(): Promise<void> {
   } finally {
     for (const build of builds) {
       build.child.kill('SIGTERM');
+      await new Promise((resolve) => build.child.once('exit', resolve));
+      await build.database?.drop();
       await rm(build.dataDir, { recursive: true, force: true });
     }
   }

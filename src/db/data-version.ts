@@ -21,7 +21,7 @@ export interface DataVersion {
   /**
    * Whether the token also moves when another instance commits to the embedded repository's tables
    * (`repo_*`), so reads of the repository itself may be kept (the context render cache). SQLite: yes
-   * (data_version sees every commit to the file).
+   * (data_version sees every commit to the file); PostgreSQL: yes, by the triggers of migration 009.
    */
   readonly watchesRepository?: boolean;
 }

@@ -31,6 +31,8 @@ export interface ChangeFeedOptions {
  * token is undefined: nothing is kept and every read goes to the database.
  */
 export class PostgresChangeFeed implements DataVersion {
+  /** The embedded repository's content tables notify too (migration 009). */
+  readonly watchesRepository = true;
   private counter = 0;
   private client: pg.Client | undefined;
   private listening = false;

@@ -8,6 +8,7 @@ import { repositoryViewsMigration } from './005-repository-views.js';
 import { loginAttemptAddressMigration } from './006-login-attempt-address.js';
 import { changeNotificationsMigration } from './007-change-notifications.js';
 import { repositoryViewDialectMigration } from './008-repository-view-dialect.js';
+import { repositoryChangeNotificationsMigration } from './009-repository-change-notifications.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '006-login-attempt-address': loginAttemptAddressMigration(),
     '007-change-notifications': changeNotificationsMigration(dialect),
     '008-repository-view-dialect': repositoryViewDialectMigration(),
+    '009-repository-change-notifications': repositoryChangeNotificationsMigration(dialect),
   };
 }
 
