@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
 import { testDialect } from '../test-support/test-database.js';
 
 /**
@@ -104,6 +104,22 @@ describe('a repeated render of the embedded view', () => {
     expect(second.context).toEqual(first.context);
     expect(first.upstream).toBe(0);
     expect(second.upstream).toBe(0);
+  });
+});
+
+describe('a kept render and permissions', () => {
+  it('is refused to a curator of another view, as before (the view is opened first)', async () => {
+    const stranger = await createUser(t, 'ROLE_CURATOR');
+    // Kept after the user's creation (a write), so the refused request finds it there.
+    const uri = await container();
+    const before = restRequests;
+    const refused = await sendJson(t.app, 'GET', `${v.prefix}?${q(uri)}`, undefined, {
+      token: stranger.token,
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).meta.status).not.toBe('SUCCESS');
+    expect(JSON.stringify(body(refused).payload)).not.toContain(uri);
+    expect(restRequests - before).toBe(0);
   });
 });
 
