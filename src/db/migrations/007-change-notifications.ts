@@ -6,7 +6,9 @@ import { CHANGE_CHANNEL_SQL } from '../postgres-change-feed.js';
  * The tables whose reads the service may keep in memory (issue 10), so the tables whose every write must
  * wake the other instances. The embedded repository's tables (`repo_*`) and the sign-in attempts are
  * written all the time and never kept, so they notify nobody. A test lists the database's tables and
- * fails on one that is in neither list: a new table must be sorted in here first.
+ * fails on one that is in neither list: a new table must be sorted in here first. (These lists are what
+ * this migration did; migration 009 later made `repo_resources`, `repo_tombstones` and `repo_mementos`
+ * notify too, for the context render cache.)
  */
 export const NOTIFYING_TABLES = [
   'internal_metadata',
