@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { IriMapper } from '../rdf/terms.js';
-import { LockHeld, ParentMissing, RevisionConflict, TransactionUnusable } from '../store/errors.js';
+import { TransactionUnusable } from '../store/errors.js';
 import { release, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { httpDate } from './headers.js';
+import { commitWhole } from './transactions.js';
 import type { TxAction } from './paths.js';
 
 // Transactions in the path, as Fedora 4.x and 5.x have them (fedora-api.md §1.6, left column):
@@ -107,7 +108,9 @@ export async function pathTransactionAction(
         return await reply.code(204).send();
       }
       case 'commit':
-        await commit(deps, id, now);
+        await commitWhole(deps, id, now, (error) => {
+          throw error;
+        });
         return await reply.code(204).send();
       case 'rollback': {
         const outcome = await deps.store.rollback(id, now);
@@ -118,26 +121,5 @@ export async function pathTransactionAction(
     }
   } catch (error) {
     throw asGone(error);
-  }
-}
-
-/** Commits whole or not at all: a conflict rolls the transaction back and is 409. */
-async function commit(deps: RepositoryDeps, id: string, now: number): Promise<void> {
-  try {
-    release(deps, await deps.store.commit(id, now));
-  } catch (error) {
-    if (!(error instanceof RevisionConflict || error instanceof ParentMissing || error instanceof LockHeld)) {
-      throw error;
-    }
-    const { released } = await deps.store
-      .rollback(id, Date.now())
-      .catch(() => ({ released: [] as string[] }));
-    release(deps, released);
-    throw RepositoryError.conflict(
-      error instanceof RevisionConflict
-        ? `Commit conflict on ${error.path}: it changed outside the transaction`
-        : error.message,
-      false,
-    );
   }
 }

@@ -16,7 +16,7 @@ import {
   XSD,
 } from '../../linked-data/rdf/vocab.js';
 import type { FedoraDialect } from '../../shared/fedora-dialect.js';
-import type { RepositoryDeps } from './context.js';
+import type { RepositoryStore } from '../store/repository.store.js';
 import type { Preferences } from './headers.js';
 
 /** Weak ETag of an RDF representation: changes with every change of the resource or its children. */
@@ -53,7 +53,11 @@ export const FEDORA_6_SHAPE: SmtShape = { hasParent: true, hasVersions: false };
  * whether it has a version (`withVersions` false: a memento's state, which never names versions).
  */
 export async function smtShapeOf(
-  deps: RepositoryDeps,
+  // What it needs of RepositoryDeps (context.ts imports this module: no type import back).
+  deps: {
+    readonly settings: { readonly dialect: FedoraDialect };
+    readonly store: Pick<RepositoryStore, 'mementos'>;
+  },
   record: ResourceRecord,
   withVersions = true,
 ): Promise<SmtShape> {

@@ -80,30 +80,7 @@ export async function transactionEndpoint(
       return reply.code(204).send();
     }
     case 'PUT': {
-      try {
-        const released = await deps.store.commit(id, now);
-        release(deps, released);
-      } catch (error) {
-        // The conflicts a commit can meet: a change outside the transaction, a vanished parent, a lock.
-        if (
-          error instanceof RevisionConflict ||
-          error instanceof ParentMissing ||
-          error instanceof LockHeld
-        ) {
-          // A conflicting commit fails whole; the transaction is rolled back (Fedora 6).
-          const { released } = await deps.store
-            .rollback(id, Date.now())
-            .catch(() => ({ released: [] as string[] }));
-          release(deps, released);
-          throw RepositoryError.conflict(
-            error instanceof RevisionConflict
-              ? `Commit conflict on ${error.path}: it changed outside the transaction`
-              : error.message,
-            false,
-          );
-        }
-        answer(error);
-      }
+      await commitWhole(deps, id, now, answer);
       return reply.code(204).send();
     }
     case 'DELETE': {
@@ -119,5 +96,34 @@ export async function transactionEndpoint(
         'Not a transaction operation',
         'GET, HEAD, POST, PUT, DELETE, OPTIONS',
       );
+  }
+}
+
+/**
+ * Commits a transaction whole or not at all: a conflict (a change outside the transaction, a vanished
+ * parent, a lock) rolls it back and is 409 (Fedora 6 and, through path-transactions.ts, 4.x/5.x alike);
+ * any other failure goes to `otherwise`, which answers it in the caller's terms.
+ */
+export async function commitWhole(
+  deps: RepositoryDeps,
+  id: string,
+  now: number,
+  otherwise: (error: unknown) => never,
+): Promise<void> {
+  try {
+    release(deps, await deps.store.commit(id, now));
+  } catch (error) {
+    if (!(error instanceof RevisionConflict || error instanceof ParentMissing || error instanceof LockHeld))
+      otherwise(error);
+    const { released } = await deps.store
+      .rollback(id, Date.now())
+      .catch(() => ({ released: [] as string[] }));
+    release(deps, released);
+    throw RepositoryError.conflict(
+      error instanceof RevisionConflict
+        ? `Commit conflict on ${error.path}: it changed outside the transaction`
+        : error.message,
+      false,
+    );
   }
 }
