@@ -110,7 +110,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     schemas: () => schemas.list(),
     users: () => users.list(),
     createAdapter: (view) => createAdapter(view, { agents, local }),
-    warn: (message) => warn(message),
+    warn: (message) => {
+      warn(message);
+    },
   });
   const apply = new OperatorApplyService(
     operatorStore,
