@@ -56,7 +56,7 @@ export async function smtShapeOf(
   // What it needs of RepositoryDeps (context.ts imports this module: no type import back).
   deps: {
     readonly settings: { readonly dialect: FedoraDialect };
-    readonly store: Pick<RepositoryStore, 'mementos'>;
+    readonly store: Pick<RepositoryStore, 'hasMementos'>;
   },
   record: ResourceRecord,
   withVersions = true,
@@ -65,7 +65,7 @@ export async function smtShapeOf(
     case 'FEDORA_4':
       return {
         hasParent: true,
-        hasVersions: withVersions && (await deps.store.mementos(record.path)).length > 0,
+        hasVersions: withVersions && (await deps.store.hasMementos(record.path)),
       };
     case 'FEDORA_5':
       return { hasParent: false, hasVersions: false };

@@ -208,6 +208,17 @@ export class RepositoryStore {
     }
   }
 
+  /** Whether the resource has any version: one indexed row at most, not the versions' states. */
+  async hasMementos(path: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('repo_mementos')
+      .select('path')
+      .where('path', '=', path)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async mementos(path: string): Promise<Memento[]> {
     const rows = await this.db
       .selectFrom('repo_mementos')
