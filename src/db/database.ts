@@ -1,4 +1,5 @@
 import type { LoginAttemptTable, SessionTable } from '../auth/auth.table.js';
+import type { CurationJobItemTable, CurationJobTable } from '../curation-jobs/curation-job.table.js';
 import type { InternalMetadataTable } from '../internal-metadata/internal-metadata.table.js';
 import type { OperatorTable } from '../operators/operator.table.js';
 import type { SchemaPropertyTable, SchemaTable } from '../schemas/schema.table.js';
@@ -37,6 +38,8 @@ export interface Database {
   repository_view_schemas: RepositoryViewSchemaTable;
   repository_view_curators: RepositoryViewCuratorTable;
   seeds: SeedTable;
+  curation_jobs: CurationJobTable;
+  curation_job_items: CurationJobItemTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

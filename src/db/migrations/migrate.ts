@@ -9,6 +9,7 @@ import { loginAttemptAddressMigration } from './006-login-attempt-address.js';
 import { changeNotificationsMigration } from './007-change-notifications.js';
 import { repositoryViewDialectMigration } from './008-repository-view-dialect.js';
 import { repositoryChangeNotificationsMigration } from './009-repository-change-notifications.js';
+import { curationJobsMigration } from './010-curation-jobs.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '007-change-notifications': changeNotificationsMigration(dialect),
     '008-repository-view-dialect': repositoryViewDialectMigration(),
     '009-repository-change-notifications': repositoryChangeNotificationsMigration(dialect),
+    '010-curation-jobs': curationJobsMigration(dialect),
   };
 }
 

@@ -1,0 +1,54 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** One curation job (DECISIONS.md §9); `operators` is JSON text of the ids in order. */
+export interface CurationJobTable {
+  id: Generated<number>;
+  kind: string;
+  state: string;
+  repository_view_id: number;
+  context_uri: string;
+  scope: string;
+  operators: string;
+  dry_run: number;
+  created_by: number;
+  created: number;
+  started: number | null;
+  finished: number | null;
+  total: number;
+  done: number;
+  changed: number;
+  failed: number;
+  message: string | null;
+  /** The phase a runner must do next or is doing (RUN, APPLY, UNDO); null once the job rests. */
+  phase: string | null;
+  /** Which runner holds the job (instance id) and until when (epoch ms); it renews while it works. */
+  lease_owner: string | null;
+  lease_expires: number | null;
+  /** 1 once a cancel was asked; the runner stops at the next resource. */
+  cancel_requested: number;
+}
+
+/**
+ * One resource a job processed, in the order found. MAPPING: the change (`removed`/`added` as JSON text of
+ * wire triples), the resource's ETag at preview, and whether it was written (`write_state`). FIXITY: the
+ * check's outcome. `outcome` is CHANGED, UNCHANGED, FAILED or CHECKED; unchanged resources are kept so a
+ * resumed run skips them.
+ */
+export interface CurationJobItemTable {
+  job_id: number;
+  position: number;
+  context_uri: string;
+  outcome: string;
+  etag: string | null;
+  removed: string | null;
+  added: string | null;
+  error: string | null;
+  /** NONE, APPLIED or UNDONE (MAPPING). */
+  write_state: string;
+  fixity_status: string | null;
+  message_digest: string | null;
+  size: string | null;
+}
+
+export type CurationJobRow = Selectable<CurationJobTable>;
+export type CurationJobItemRow = Selectable<CurationJobItemTable>;

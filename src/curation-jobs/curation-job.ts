@@ -1,0 +1,91 @@
+import type { WireTriple } from '../repository-view-context/triple-format.js';
+
+/**
+ * Curation jobs (DECISIONS.md §9, issue 12): one kind of work over a set of resources of one view, previewed,
+ * applied atomically where the repository transacts, and undone. Times are epoch milliseconds.
+ */
+export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
+export type JobScope = (typeof JOB_SCOPES)[number];
+
+export const JOB_STATES = [
+  'QUEUED',
+  'RUNNING',
+  'PREVIEWED',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'APPLYING',
+  'APPLIED',
+  'UNDOING',
+  'UNDONE',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/**
+ * What a runner does next with a job: walk its scope (`RUN`: a MAPPING preview or write-through run, a FIXITY
+ * check), write its stored change-set (`APPLY`), or write the inverse (`UNDO`).
+ */
+export type JobPhase = 'RUN' | 'APPLY' | 'UNDO';
+
+/** The state a job is in while a runner works on each phase. */
+export const ACTIVE_STATE: Readonly<Record<JobPhase, JobState>> = {
+  RUN: 'RUNNING',
+  APPLY: 'APPLYING',
+  UNDO: 'UNDOING',
+};
+
+/** States no runner will move any more. */
+export const FINAL_STATES: readonly JobState[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'UNDONE'];
+
+export interface JobProgress {
+  /** Resources (MAPPING) or binaries (FIXITY) found in scope so far; final once the walk ends. */
+  readonly total: number;
+  readonly done: number;
+  /** MAPPING: resources whose metadata the operators change. FIXITY: binaries checked SUCCESS. */
+  readonly changed: number;
+  readonly failed: number;
+}
+
+/** The interface's `CurationJob`, keys in this order. */
+export interface CurationJob {
+  readonly id: number;
+  readonly kind: JobKind;
+  readonly state: JobState;
+  readonly repositoryViewId: number;
+  readonly contextUri: string;
+  readonly scope: JobScope;
+  /** Operator ids, in the order they run (empty for FIXITY). */
+  readonly operators: readonly number[];
+  readonly dryRun: boolean;
+  /** The id of the user who started the job. */
+  readonly createdBy: number;
+  readonly created: number;
+  readonly started: number | null;
+  readonly finished: number | null;
+  readonly progress: JobProgress;
+  readonly message: string | null;
+}
+
+/**
+ * One resource's change (MAPPING): the triples the operators remove and add. `error` names why the resource
+ * could not be mapped or written; its triples are then empty.
+ */
+export interface ResourceChange {
+  readonly contextUri: string;
+  readonly removed: readonly WireTriple[];
+  readonly added: readonly WireTriple[];
+  readonly error: string | null;
+}
+
+/** One binary's fixity (FIXITY report row). */
+export interface JobFixityResult {
+  readonly contextUri: string;
+  /** SUCCESS | BAD_CHECKSUM | BAD_SIZE, or ERROR when the check itself failed (`error` says why). */
+  readonly status: string;
+  readonly messageDigest: string | null;
+  readonly size: string | null;
+  readonly error: string | null;
+}

@@ -1,0 +1,92 @@
+import type { Quad } from '@rdfjs/types';
+import type { Operator } from '../../operators/operator.js';
+import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
+import type { Schema } from '../../schemas/schema.js';
+import type { JobKind, JobScope } from '../curation-job.js';
+
+/**
+ * The ports between a job's runner (which owns state, leases and the database) and the work itself (which
+ * only talks to the repository through the view's adapter). Implementations: `run-scope.ts` (walk and map or
+ * check), `write-changes.ts` (apply and undo).
+ */
+
+/** The view a job works in, already opened and permission-checked. */
+export interface JobTarget {
+  readonly adapter: RepositoryAdapter;
+  /** The view's schemas, in the view's order: they name predicates as `abbreviation:localName`. */
+  readonly schemas: readonly Schema[];
+  readonly rootUri: string;
+}
+
+export interface RunRequest {
+  readonly kind: JobKind;
+  readonly contextUri: string;
+  readonly scope: JobScope;
+  /** MAPPING: the stored operators, in the order they run. */
+  readonly operators: readonly Operator[];
+  /** Requests in flight toward the repository at once (default 4). */
+  readonly concurrency: number;
+  /** More resources than this in scope fails the run before anything is written. */
+  readonly maxResources: number;
+}
+
+/** One resource processed by a run. */
+export type RunItem =
+  | {
+      readonly kind: 'MAPPING';
+      readonly contextUri: string;
+      /** The resource's ETag when read (null when the repository gave none). */
+      readonly etag: string | null;
+      readonly removed: readonly Quad[];
+      readonly added: readonly Quad[];
+      /** Why this resource could not be mapped (its triples are then empty). */
+      readonly error: string | null;
+    }
+  | {
+      readonly kind: 'FIXITY';
+      readonly contextUri: string;
+      readonly status: 'SUCCESS' | 'BAD_CHECKSUM' | 'BAD_SIZE' | 'ERROR';
+      readonly messageDigest: string | null;
+      readonly size: string | null;
+      readonly error: string | null;
+    };
+
+/** Where a run reports; the runner persists and counts. */
+export interface RunSink {
+  /** Already processed by an earlier attempt of this job (resume): not processed again, not recounted. */
+  isDone(contextUri: string): boolean;
+  /** `count` more resources (MAPPING) or binaries (FIXITY) were found in scope. */
+  found(count: number): void;
+  /** Persists one processed resource; awaited before the resource counts as done. */
+  record(item: RunItem): Promise<void>;
+  /** True once a cancel was asked: the run stops before the next resource. */
+  cancelled(): boolean;
+}
+
+export type RunOutcome =
+  | { readonly ended: 'COMPLETE' }
+  | { readonly ended: 'CANCELLED' }
+  /** The run could not go on (scope too large, the context missing, …); `message` says why. */
+  | { readonly ended: 'FAILED'; readonly message: string };
+
+/** One stored change to write: forward for apply; the runner swaps removed/added for undo. */
+export interface StoredChange {
+  readonly contextUri: string;
+  /** The ETag the change was computed against (apply) or null (undo checks content instead). */
+  readonly etag: string | null;
+  readonly remove: readonly Quad[];
+  readonly add: readonly Quad[];
+}
+
+export interface WriteSink {
+  /** LDP (no transactions): this resource was written; persisted before the next write. */
+  written(contextUri: string): Promise<void>;
+  cancelled(): boolean;
+}
+
+export type WriteOutcome =
+  | { readonly ended: 'WRITTEN'; readonly count: number }
+  /** Nothing written (FEDORA: the transaction was rolled back): these resources changed since the preview. */
+  | { readonly ended: 'CONFLICT'; readonly conflicts: readonly string[]; readonly message: string }
+  /** LDP: `written` resources were written before the failure; FEDORA: none (rolled back). */
+  | { readonly ended: 'FAILED'; readonly written: readonly string[]; readonly message: string };
