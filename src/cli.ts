@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config.js';
+import { JOB_USAGE, runJobCommand } from './curation-jobs/job-cli.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
 import { ValidationFailedError } from './shared/errors.js';
@@ -15,8 +16,9 @@ const USAGE = `Usage:
                         [--first-name <text>] [--last-name <text>] [--email <address>]
       The password is read from standard input (first line), or asked for when run in a terminal.
   scriptorium users list
-
-Works on the database the environment configures (DATABASE_URL, or SQLite under SCRIPTORIUM_DATA_DIR).`;
+      Users work on the database the environment configures (DATABASE_URL, or SQLite under
+      SCRIPTORIUM_DATA_DIR).
+${JOB_USAGE}`;
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -45,6 +47,17 @@ function normalizeRole(role: string): string {
 }
 
 async function run(argv: string[]): Promise<number> {
+  if (argv[0] === 'job') {
+    return runJobCommand(argv.slice(1), {
+      env: process.env,
+      fetch,
+      readPassword,
+      write: (text) => process.stdout.write(text),
+      interactive: process.stdout.isTTY,
+      pollMs: 500,
+      onInterrupt: (listener) => process.once('SIGINT', listener),
+    });
+  }
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
