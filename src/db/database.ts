@@ -1,5 +1,6 @@
 import type { LoginAttemptTable, SessionTable } from '../auth/auth.table.js';
 import type { CurationJobItemTable, CurationJobTable } from '../curation-jobs/curation-job.table.js';
+import type { EventTicketTable } from '../events/event-ticket.table.js';
 import type { InternalMetadataTable } from '../internal-metadata/internal-metadata.table.js';
 import type { OperatorTable } from '../operators/operator.table.js';
 import type { SchemaPropertyTable, SchemaTable } from '../schemas/schema.table.js';
@@ -40,6 +41,7 @@ export interface Database {
   seeds: SeedTable;
   curation_jobs: CurationJobTable;
   curation_job_items: CurationJobItemTable;
+  event_tickets: EventTicketTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

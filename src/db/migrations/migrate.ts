@@ -10,6 +10,7 @@ import { changeNotificationsMigration } from './007-change-notifications.js';
 import { repositoryViewDialectMigration } from './008-repository-view-dialect.js';
 import { repositoryChangeNotificationsMigration } from './009-repository-change-notifications.js';
 import { curationJobsMigration } from './010-curation-jobs.js';
+import { eventTicketsMigration } from './011-event-tickets.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '008-repository-view-dialect': repositoryViewDialectMigration(),
     '009-repository-change-notifications': repositoryChangeNotificationsMigration(dialect),
     '010-curation-jobs': curationJobsMigration(dialect),
+    '011-event-tickets': eventTicketsMigration(),
   };
 }
 
