@@ -1,0 +1,222 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrations/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
+import { CurationJobStore, type NewCurationJob } from './curation-job.store.js';
+
+let database: TestDatabase;
+let handle: DatabaseHandle;
+let store: CurationJobStore;
+let viewIds: number[];
+const NOW = 1_700_000_000_000;
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+  handle = connectDatabase(database.config);
+  await migrateToLatest(handle.db, handle.dialect);
+  store = new CurationJobStore(handle.db);
+  viewIds = [];
+  for (const name of ['one', 'two']) {
+    const row = await handle.db
+      .insertInto('repository_views')
+      .values({
+        type: 'FEDORA',
+        name,
+        root_uri: `http://example.org/${name}/`,
+        username: null,
+        password_encrypted: null,
+        dialect: null,
+        detected_dialect: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    viewIds.push(row.id);
+  }
+});
+afterEach(async () => {
+  await handle.db.destroy();
+  await database.drop();
+});
+
+function newJob(overrides: Partial<NewCurationJob> = {}): NewCurationJob {
+  return {
+    kind: 'MAPPING',
+    repositoryViewId: viewIds[0]!,
+    contextUri: 'http://example.org/one/a',
+    scope: 'SUBTREE',
+    operators: [3, 1],
+    dryRun: true,
+    createdBy: 1,
+    created: NOW,
+    ...overrides,
+  };
+}
+
+describe('CurationJobStore', () => {
+  it('creates a QUEUED job with phase RUN and reads it back', async () => {
+    const job = await store.create(newJob());
+    expect(job).toMatchObject({
+      kind: 'MAPPING',
+      state: 'QUEUED',
+      operators: [3, 1],
+      dryRun: true,
+      created: NOW,
+      started: null,
+      progress: { total: 0, done: 0, changed: 0, failed: 0 },
+      phase: 'RUN',
+      leaseOwner: null,
+      cancelRequested: false,
+    });
+    expect(await store.get(job.id)).toEqual(job);
+    expect(await store.get(job.id + 100)).toBeUndefined();
+  });
+
+  it('lists newest first, all or for some views', async () => {
+    const a = await store.create(newJob({ created: NOW }));
+    const b = await store.create(newJob({ created: NOW + 1, repositoryViewId: viewIds[1]! }));
+    const c = await store.create(newJob({ created: NOW + 2 }));
+    expect((await store.list()).map((job) => job.id)).toEqual([c.id, b.id, a.id]);
+    expect((await store.list([viewIds[0]!])).map((job) => job.id)).toEqual([c.id, a.id]);
+    expect(await store.list([])).toEqual([]);
+  });
+
+  it('moves state atomically: only from the named states, and only one of two racers wins', async () => {
+    const job = await store.create(newJob());
+    expect(await store.moveState(job.id, ['PREVIEWED'], 'APPLYING')).toBe(false);
+    expect(await store.moveState(job.id, ['QUEUED'], 'RUNNING', { started: NOW + 5 })).toBe(true);
+    expect(await store.moveState(job.id, ['RUNNING'], 'PREVIEWED', { phase: null, message: 'done' })).toBe(
+      true,
+    );
+    const wins = await Promise.all([
+      store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' }),
+      store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' }),
+    ]);
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'APPLYING',
+      phase: 'APPLY',
+      started: NOW + 5,
+      message: 'done',
+    });
+  });
+
+  it('keeps the first start time when a run is resumed', async () => {
+    const job = await store.create(newJob());
+    await store.moveState(job.id, ['QUEUED'], 'RUNNING', { started: NOW + 1 });
+    await store.moveState(job.id, ['RUNNING'], 'RUNNING', { started: NOW + 9 });
+    expect((await store.get(job.id))?.started).toBe(NOW + 1);
+  });
+
+  it('leases: claimed only when unowned or expired, renewed by the owner only, released', async () => {
+    const job = await store.create(newJob());
+    expect(await store.claimLease(job.id, 'A', NOW, NOW + 30_000)).toBe(true);
+    expect(await store.claimLease(job.id, 'B', NOW + 1_000, NOW + 31_000)).toBe(false);
+    expect(await store.renewLease(job.id, 'A', NOW + 40_000)).toEqual({ held: true, cancelRequested: false });
+    expect(await store.orphaned(NOW + 39_000)).toEqual([]);
+    expect(await store.orphaned(NOW + 41_000)).toEqual([job.id]);
+    // Expired: another runner takes it over, and the first one learns it at its next renewal.
+    expect(await store.claimLease(job.id, 'B', NOW + 41_000, NOW + 71_000)).toBe(true);
+    expect((await store.renewLease(job.id, 'A', NOW + 80_000)).held).toBe(false);
+    await store.releaseLease(job.id, 'A');
+    expect((await store.get(job.id))?.leaseOwner).toBe('B');
+    await store.releaseLease(job.id, 'B');
+    expect(await store.get(job.id)).toMatchObject({ leaseOwner: null, leaseExpires: null });
+    // A job at rest (no phase) is never claimed nor orphaned.
+    await store.moveState(job.id, ['QUEUED'], 'CANCELLED', { phase: null });
+    expect(await store.claimLease(job.id, 'C', NOW, NOW + 1)).toBe(false);
+    expect(await store.orphaned(NOW)).toEqual([]);
+  });
+
+  it('a cancel request reaches a running job only, and the renewal reports it', async () => {
+    const job = await store.create(newJob());
+    expect(await store.requestCancel(job.id)).toBe(false);
+    await store.moveState(job.id, ['QUEUED'], 'RUNNING');
+    await store.claimLease(job.id, 'A', NOW, NOW + 1000);
+    expect(await store.requestCancel(job.id)).toBe(true);
+    expect(await store.renewLease(job.id, 'A', NOW + 2000)).toEqual({ held: true, cancelRequested: true });
+  });
+
+  it('items: idempotent insert, changes page, items to write, marks, counters', async () => {
+    const job = await store.create(newJob());
+    const uri = (n: number) => `http://example.org/one/r${n}`;
+    await store.insertItem(job.id, 1, {
+      contextUri: uri(1),
+      outcome: 'CHANGED',
+      etag: 'e1',
+      removed: '[]',
+      added: '[1]',
+    });
+    await store.insertItem(job.id, 2, { contextUri: uri(2), outcome: 'UNCHANGED' });
+    await store.insertItem(job.id, 3, { contextUri: uri(3), outcome: 'FAILED', error: 'not an IRI' });
+    await store.insertItem(job.id, 4, {
+      contextUri: uri(4),
+      outcome: 'CHANGED',
+      etag: 'e4',
+      removed: '[]',
+      added: '[4]',
+    });
+    // Met again by a resumed run: the first record stays.
+    await store.insertItem(job.id, 9, { contextUri: uri(1), outcome: 'UNCHANGED' });
+    expect(await store.lastPosition(job.id)).toBe(4);
+    expect(await store.recordedUris(job.id)).toEqual(new Set([1, 2, 3, 4].map(uri)));
+    expect((await store.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([
+      uri(1),
+      uri(3),
+      uri(4),
+    ]);
+    expect((await store.changes(job.id, 1, 1)).map((item) => item.contextUri)).toEqual([uri(3)]);
+    expect(await store.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 1 });
+
+    expect((await store.itemsToWrite(job.id, 'APPLY')).map((item) => item.contextUri)).toEqual([
+      uri(1),
+      uri(4),
+    ]);
+    await store.markWritten(job.id, 'APPLY', [uri(4)]);
+    expect((await store.itemsToWrite(job.id, 'APPLY')).map((item) => item.contextUri)).toEqual([uri(1)]);
+    await store.markWritten(job.id, 'APPLY');
+    expect(await store.itemsToWrite(job.id, 'APPLY')).toEqual([]);
+    const toUndo = await store.itemsToWrite(job.id, 'UNDO');
+    expect(toUndo.map((item) => [item.contextUri, item.writeState, item.etag])).toEqual([
+      [uri(1), 'APPLIED', 'e1'],
+      [uri(4), 'APPLIED', 'e4'],
+    ]);
+    await store.markWritten(job.id, 'UNDO');
+    expect(await store.itemsToWrite(job.id, 'UNDO')).toEqual([]);
+  });
+
+  it('fixity report: failures first, then by position; counters count SUCCESS as changed', async () => {
+    const job = await store.create(newJob({ kind: 'FIXITY', operators: [], dryRun: false }));
+    const row = (n: number, status: string) => ({
+      contextUri: `http://example.org/one/b${n}`,
+      outcome: 'CHECKED' as const,
+      fixityStatus: status,
+      messageDigest: `urn:sha-512:${n}`,
+      size: String(n * 10),
+    });
+    await store.insertItem(job.id, 1, row(1, 'SUCCESS'));
+    await store.insertItem(job.id, 2, row(2, 'BAD_CHECKSUM'));
+    await store.insertItem(job.id, 3, row(3, 'SUCCESS'));
+    await store.insertItem(job.id, 4, { ...row(4, 'ERROR'), error: 'unreachable' });
+    const report = await store.fixityReport(job.id);
+    expect(report.map((result) => [result.contextUri.slice(-2), result.status])).toEqual([
+      ['b2', 'BAD_CHECKSUM'],
+      ['b4', 'ERROR'],
+      ['b1', 'SUCCESS'],
+      ['b3', 'SUCCESS'],
+    ]);
+    expect(report[1]).toEqual({
+      contextUri: 'http://example.org/one/b4',
+      status: 'ERROR',
+      messageDigest: 'urn:sha-512:4',
+      size: '40',
+      error: 'unreachable',
+    });
+    expect(await store.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 2 });
+  });
+
+  it('progress is written and read back', async () => {
+    const job = await store.create(newJob());
+    await store.updateProgress(job.id, { total: 50, done: 20, changed: 5, failed: 1 });
+    expect((await store.get(job.id))?.progress).toEqual({ total: 50, done: 20, changed: 5, failed: 1 });
+  });
+});

@@ -1,0 +1,409 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type {
+  CurationJob,
+  JobFixityResult,
+  JobKind,
+  JobPhase,
+  JobProgress,
+  JobScope,
+  JobState,
+} from './curation-job.js';
+import type { CurationJobItemRow, CurationJobRow } from './curation-job.table.js';
+
+/** What a new job is made of; the store assigns id, state QUEUED, phase RUN and zero progress. */
+export interface NewCurationJob {
+  readonly kind: JobKind;
+  readonly repositoryViewId: number;
+  readonly contextUri: string;
+  readonly scope: JobScope;
+  readonly operators: readonly number[];
+  readonly dryRun: boolean;
+  readonly createdBy: number;
+  readonly created: number;
+}
+
+/** A job with what only runners need: the phase to do next, its lease and whether a cancel was asked. */
+export interface JobRecord extends CurationJob {
+  readonly phase: JobPhase | null;
+  readonly leaseOwner: string | null;
+  readonly leaseExpires: number | null;
+  readonly cancelRequested: boolean;
+}
+
+/** What `moveState` sets besides the state; `undefined` leaves a column as it is. */
+export interface StateMove {
+  readonly phase?: JobPhase | null;
+  readonly message?: string | null;
+  readonly started?: number;
+  readonly finished?: number | null;
+  readonly progress?: JobProgress;
+  /** Only while this runner holds the lease (a runner that lost it must not end the job). */
+  readonly leaseOwner?: string;
+  /** Drops the lease with the move (the job rests, or another runner may take the next phase). */
+  readonly releaseLease?: boolean;
+}
+
+/** ITEM outcomes (curation-job.table.ts). */
+export type ItemOutcome = 'CHANGED' | 'UNCHANGED' | 'FAILED' | 'CHECKED';
+export type WriteState = 'NONE' | 'APPLIED' | 'UNDONE';
+
+/** One processed resource as the runner records it; triples are the store's JSON (stored-triples.ts). */
+export interface NewJobItem {
+  readonly contextUri: string;
+  readonly outcome: ItemOutcome;
+  readonly etag?: string | null;
+  readonly removed?: string | null;
+  readonly added?: string | null;
+  readonly error?: string | null;
+  readonly fixityStatus?: string | null;
+  readonly messageDigest?: string | null;
+  readonly size?: string | null;
+}
+
+export interface StoredItem {
+  readonly position: number;
+  readonly contextUri: string;
+  readonly outcome: ItemOutcome;
+  readonly etag: string | null;
+  readonly removed: string | null;
+  readonly added: string | null;
+  readonly error: string | null;
+  readonly writeState: WriteState;
+}
+
+/** What a lease renewal found: whether this runner still holds the job, and whether a cancel was asked. */
+export interface LeaseRenewal {
+  readonly held: boolean;
+  readonly cancelRequested: boolean;
+}
+
+/**
+ * SQL access to curation jobs and their items (DECISIONS.md §9). Every state change is one conditional
+ * UPDATE (`… WHERE id = ? AND state IN (…)`), so two requests or two runners racing on one job cannot both
+ * win: the loser learns it from the answer.
+ */
+export class CurationJobStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(job: NewCurationJob): Promise<JobRecord> {
+    const row = await this.db
+      .insertInto('curation_jobs')
+      .values({
+        kind: job.kind,
+        state: 'QUEUED',
+        repository_view_id: job.repositoryViewId,
+        context_uri: job.contextUri,
+        scope: job.scope,
+        operators: JSON.stringify(job.operators),
+        dry_run: job.dryRun ? 1 : 0,
+        created_by: job.createdBy,
+        created: job.created,
+        total: 0,
+        done: 0,
+        changed: 0,
+        failed: 0,
+        phase: 'RUN',
+        cancel_requested: 0,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  async get(id: number): Promise<JobRecord | undefined> {
+    const row = await this.db.selectFrom('curation_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** Newest first; `viewIds` limits the list to those views' jobs (a curator's). */
+  async list(viewIds?: readonly number[]): Promise<JobRecord[]> {
+    if (viewIds?.length === 0) return [];
+    let query = this.db.selectFrom('curation_jobs').selectAll();
+    if (viewIds !== undefined) query = query.where('repository_view_id', 'in', [...viewIds]);
+    const rows = await query.orderBy('created', 'desc').orderBy('id', 'desc').execute();
+    return rows.map(toRecord);
+  }
+
+  /** Moves the job to `to` when it is in one of `from` (and, if named, leased by `leaseOwner`). */
+  async moveState(
+    id: number,
+    from: readonly JobState[],
+    to: JobState,
+    move: StateMove = {},
+  ): Promise<boolean> {
+    let query = this.db
+      .updateTable('curation_jobs')
+      .set({
+        state: to,
+        ...(move.phase !== undefined && { phase: move.phase }),
+        ...(move.message !== undefined && { message: move.message }),
+        ...(move.finished !== undefined && { finished: move.finished }),
+        ...(move.progress !== undefined && progressColumns(move.progress)),
+        ...(move.releaseLease === true && { lease_owner: null, lease_expires: null }),
+      })
+      .where('id', '=', id)
+      .where('state', 'in', [...from]);
+    if (move.leaseOwner !== undefined) query = query.where('lease_owner', '=', move.leaseOwner);
+    const result = await query.executeTakeFirst();
+    const moved = Number(result.numUpdatedRows) === 1;
+    // The first start only: a resumed run keeps the time the job really started.
+    if (moved && move.started !== undefined)
+      await this.db
+        .updateTable('curation_jobs')
+        .set({ started: move.started })
+        .where('id', '=', id)
+        .where('started', 'is', null)
+        .execute();
+    return moved;
+  }
+
+  async updateProgress(id: number, progress: JobProgress): Promise<void> {
+    await this.db.updateTable('curation_jobs').set(progressColumns(progress)).where('id', '=', id).execute();
+  }
+
+  /** Asks the runner of a RUNNING job to stop; false when the job is not running. */
+  async requestCancel(id: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('curation_jobs')
+      .set({ cancel_requested: 1 })
+      .where('id', '=', id)
+      .where('state', '=', 'RUNNING')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Takes the job for `owner` until `expires` when it has a phase to do and nobody holds it (or the holder
+   * let its lease expire, or it is `owner` already). False: another runner is alive on it, or it rests.
+   */
+  async claimLease(id: number, owner: string, now: number, expires: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('curation_jobs')
+      .set({ lease_owner: owner, lease_expires: expires })
+      .where('id', '=', id)
+      .where('phase', 'is not', null)
+      .where((eb) =>
+        eb.or([eb('lease_owner', 'is', null), eb('lease_expires', '<', now), eb('lease_owner', '=', owner)]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Extends `owner`'s lease; `held` is false once another runner took the job over. */
+  async renewLease(id: number, owner: string, expires: number): Promise<LeaseRenewal> {
+    const row = await this.db
+      .updateTable('curation_jobs')
+      .set({ lease_expires: expires })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .returning(['cancel_requested'])
+      .executeTakeFirst();
+    return { held: row !== undefined, cancelRequested: row?.cancel_requested === 1 };
+  }
+
+  async releaseLease(id: number, owner: string): Promise<void> {
+    await this.db
+      .updateTable('curation_jobs')
+      .set({ lease_owner: null, lease_expires: null })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** Jobs with a phase to do that no live runner holds: a restart or a dead instance left them. */
+  async orphaned(now: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('curation_jobs')
+      .select('id')
+      .where('phase', 'is not', null)
+      .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires', '<', now)]))
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Records one processed resource at `position` (the order the run found it). Idempotent on (job,
+   * resource): a resumed run that meets a resource again keeps the first record.
+   */
+  async insertItem(jobId: number, position: number, item: NewJobItem): Promise<void> {
+    await this.db
+      .insertInto('curation_job_items')
+      .values({
+        job_id: jobId,
+        position,
+        context_uri: item.contextUri,
+        outcome: item.outcome,
+        etag: item.etag ?? null,
+        removed: item.removed ?? null,
+        added: item.added ?? null,
+        error: item.error ?? null,
+        write_state: 'NONE',
+        fixity_status: item.fixityStatus ?? null,
+        message_digest: item.messageDigest ?? null,
+        size: item.size ?? null,
+      })
+      .onConflict((oc) => oc.columns(['job_id', 'context_uri']).doNothing())
+      .execute();
+  }
+
+  /** The last position recorded (0 when none): a resumed run numbers on from it. */
+  async lastPosition(jobId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('curation_job_items')
+      .select(sql<number | null>`max(position)`.as('last'))
+      .where('job_id', '=', jobId)
+      .executeTakeFirst();
+    return row?.last ?? 0;
+  }
+
+  /** The resources an earlier attempt of the job already recorded (a resumed run skips them). */
+  async recordedUris(jobId: number): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('curation_job_items')
+      .select('context_uri')
+      .where('job_id', '=', jobId)
+      .execute();
+    return new Set(rows.map((row) => row.context_uri));
+  }
+
+  /** The resources that change or failed (MAPPING), by position. */
+  async changes(jobId: number, offset: number, limit: number): Promise<StoredItem[]> {
+    const rows = await this.db
+      .selectFrom('curation_job_items')
+      .selectAll()
+      .where('job_id', '=', jobId)
+      .where('outcome', 'in', ['CHANGED', 'FAILED'])
+      .orderBy('position')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map(toItem);
+  }
+
+  /** FIXITY rows, failures first, then by position. */
+  async fixityReport(jobId: number): Promise<JobFixityResult[]> {
+    const rows = await this.db
+      .selectFrom('curation_job_items')
+      .selectAll()
+      .where('job_id', '=', jobId)
+      .where('fixity_status', 'is not', null)
+      .orderBy(sql`case when fixity_status = 'SUCCESS' then 1 else 0 end`)
+      .orderBy('position')
+      .execute();
+    return rows.map((row) => ({
+      contextUri: row.context_uri,
+      status: row.fixity_status ?? 'ERROR',
+      messageDigest: row.message_digest,
+      size: row.size,
+      error: row.error,
+    }));
+  }
+
+  /** APPLY: the changes not yet written; UNDO: the changes written. By position. */
+  async itemsToWrite(jobId: number, mode: 'APPLY' | 'UNDO'): Promise<StoredItem[]> {
+    let query = this.db.selectFrom('curation_job_items').selectAll().where('job_id', '=', jobId);
+    query =
+      mode === 'APPLY'
+        ? query.where('outcome', '=', 'CHANGED').where('write_state', '=', 'NONE')
+        : query.where('write_state', '=', 'APPLIED');
+    return (await query.orderBy('position').execute()).map(toItem);
+  }
+
+  /** Marks written resources (all of the job's candidates when `contextUris` is undefined). */
+  async markWritten(jobId: number, mode: 'APPLY' | 'UNDO', contextUris?: readonly string[]): Promise<void> {
+    if (contextUris?.length === 0) return;
+    let query = this.db
+      .updateTable('curation_job_items')
+      .set({ write_state: mode === 'APPLY' ? 'APPLIED' : 'UNDONE' })
+      .where('job_id', '=', jobId)
+      .where('write_state', '=', mode === 'APPLY' ? 'NONE' : 'APPLIED');
+    if (mode === 'APPLY') query = query.where('outcome', '=', 'CHANGED');
+    if (contextUris !== undefined) query = query.where('context_uri', 'in', [...contextUris]);
+    await query.execute();
+  }
+
+  /**
+   * done/changed/failed as the recorded items say (a resumed run starts from them). `changed` counts
+   * CHANGED (MAPPING) or SUCCESS (FIXITY) items; `failed` FAILED items or any other fixity status.
+   */
+  async countersFromItems(jobId: number): Promise<Omit<JobProgress, 'total'>> {
+    const row = await this.db
+      .selectFrom('curation_job_items')
+      .select([
+        sql<number | string>`count(*)`.as('done'),
+        sql<
+          number | string | null
+        >`sum(case when outcome = 'CHANGED' or fixity_status = 'SUCCESS' then 1 else 0 end)`.as('changed'),
+        sql<
+          number | string | null
+        >`sum(case when outcome = 'FAILED' or (fixity_status is not null and fixity_status <> 'SUCCESS') then 1 else 0 end)`.as(
+          'failed',
+        ),
+      ])
+      .where('job_id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    return { done: Number(row.done), changed: Number(row.changed ?? 0), failed: Number(row.failed ?? 0) };
+  }
+}
+
+function progressColumns(progress: JobProgress) {
+  return { total: progress.total, done: progress.done, changed: progress.changed, failed: progress.failed };
+}
+
+function toRecord(row: CurationJobRow): JobRecord {
+  return {
+    id: row.id,
+    kind: row.kind as JobKind,
+    state: row.state as JobState,
+    repositoryViewId: row.repository_view_id,
+    contextUri: row.context_uri,
+    scope: row.scope as JobScope,
+    operators: JSON.parse(row.operators) as number[],
+    dryRun: row.dry_run === 1,
+    createdBy: row.created_by,
+    created: row.created,
+    started: row.started,
+    finished: row.finished,
+    progress: { total: row.total, done: row.done, changed: row.changed, failed: row.failed },
+    message: row.message,
+    phase: row.phase as JobPhase | null,
+    leaseOwner: row.lease_owner,
+    leaseExpires: row.lease_expires,
+    cancelRequested: row.cancel_requested === 1,
+  };
+}
+
+function toItem(row: CurationJobItemRow): StoredItem {
+  return {
+    position: row.position,
+    contextUri: row.context_uri,
+    outcome: row.outcome as ItemOutcome,
+    etag: row.etag,
+    removed: row.removed,
+    added: row.added,
+    error: row.error,
+    writeState: row.write_state as WriteState,
+  };
+}
+
+/** The interface's `CurationJob`, keys in its order (without the runner's columns). */
+export function toCurationJob(job: JobRecord): CurationJob {
+  return {
+    id: job.id,
+    kind: job.kind,
+    state: job.state,
+    repositoryViewId: job.repositoryViewId,
+    contextUri: job.contextUri,
+    scope: job.scope,
+    operators: job.operators,
+    dryRun: job.dryRun,
+    createdBy: job.createdBy,
+    created: job.created,
+    started: job.started,
+    finished: job.finished,
+    progress: job.progress,
+    message: job.message,
+  };
+}
