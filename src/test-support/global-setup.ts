@@ -14,7 +14,8 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   return () => dropTestSchemas(run);
 }
 
-async function ensureDatabase(): Promise<void> {
+/** Also called by the pg-boss queue's tests, which use PostgreSQL in the SQLite pass too. */
+export async function ensureDatabase(): Promise<void> {
   const target = new URL(TEST_POSTGRES_URL);
   const role = decodeURIComponent(target.username) || 'scriptorium';
   const database = target.pathname.replace(/^\//, '') || 'scriptorium_test';
