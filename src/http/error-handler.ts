@@ -10,6 +10,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, { http: number; status: Envelop
   UNAUTHENTICATED: { http: 401, status: 'UNAUTHORIZED' },
   FORBIDDEN: { http: 403, status: 'UNAUTHORIZED' },
   UPSTREAM_FAILED: { http: 200, status: 'ERROR' },
+  PRECONDITION_FAILED: { http: 200, status: 'ERROR' },
   CAPABILITY_UNSUPPORTED: { http: 200, status: 'ERROR' },
 };
 

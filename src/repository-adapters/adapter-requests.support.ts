@@ -27,6 +27,7 @@ const RECORDED_HEADERS = [
   'slug',
   'atomic-id',
   'content-disposition',
+  'if-match',
 ];
 export const LDP = 'http://www.w3.org/ns/ldp#';
 export const TYPE_CONTAINER = [`<${LDP}Resource>; rel="type"`, `<${LDP}BasicContainer>; rel="type"`];

@@ -1,5 +1,5 @@
 import type { Quad } from '@rdfjs/types';
-import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
+import { BadRequestError, PreconditionFailedError, UpstreamFailedError } from '../shared/errors.js';
 import { linkTargets } from '../linked-data/http/link.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { parseRdf } from '../linked-data/rdf/parse.js';
@@ -35,20 +35,46 @@ export async function createdUri(
   return client.confineAnswered(response, text);
 }
 
-/** Sends a SPARQL Update (generator output) as a PATCH of `target`; `headers` add e.g. `Atomic-ID`. */
+/** A conditional PATCH: the ETag sent as `If-Match`, and the resource named when it fails. */
+export interface PatchCondition {
+  readonly ifMatch: string;
+  /** The resource the caller writes (the PATCH may go to its description). */
+  readonly resource: string;
+}
+
+/**
+ * Sends a SPARQL Update (generator output) as a PATCH of `target`; `headers` add e.g. `Atomic-ID`. With
+ * a `condition` it carries `If-Match`, and a 412 is a PreconditionFailedError (the repository wrote nothing).
+ */
 export async function patchSparql(
   client: RepositoryHttpClient,
   target: string,
   update: string,
   headers: Record<string, string> = {},
+  condition?: PatchCondition,
 ): Promise<void> {
-  const response = await client.expectOk({
+  const response = await client.send({
     method: 'PATCH',
     uri: target,
-    headers: { 'content-type': 'application/sparql-update', ...headers },
+    headers: {
+      'content-type': 'application/sparql-update',
+      ...headers,
+      ...(condition === undefined ? {} : { 'if-match': condition.ifMatch }),
+    },
     body: update,
   });
+  if (condition !== undefined && response.status === 412) {
+    await discard(response);
+    throw new PreconditionFailedError(condition.resource);
+  }
+  if (response.status < 200 || response.status >= 300) throw await client.fail(response);
   await discard(response);
+}
+
+/** Whether two entity tags name the same representation state (weak comparison: `W/` ignored). */
+export function sameEtag(a: string, b: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return opaque(a) === opaque(b);
 }
 
 /** A response's Content-Length as a number, when it says one. */

@@ -12,6 +12,7 @@ import {
   linkTargetsOf,
   patchSparql,
   readRdf,
+  type PatchCondition,
   sameResource,
 } from './adapter-support.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
@@ -41,6 +42,7 @@ import type {
   TransactionRef,
   VerificationResult,
   VersionFacet,
+  WriteConditions,
 } from './repository-adapter.js';
 import {
   abandon,
@@ -107,7 +109,15 @@ export class FedoraAdapter implements RepositoryAdapter {
         headers: { accept: RDF_ACCEPT, ...scope.headers },
       });
       const quads = scope.quads(await readRdf(this.client, described));
-      return { uri: target, isBinary: true, quads, children: [], parent: this.parentOf(target, quads) };
+      return {
+        uri: target,
+        isBinary: true,
+        quads,
+        children: [],
+        parent: this.parentOf(target, quads),
+        // A metadata PATCH goes to the description, and Fedora checks If-Match against its ETag.
+        etag: described.header('etag'),
+      };
     }
     this.patchTargets.remember(target, target);
     const quads = scope.quads(await readRdf(this.client, response));
@@ -117,6 +127,7 @@ export class FedoraAdapter implements RepositoryAdapter {
       quads,
       children: childrenOf(target, quads),
       parent: this.parentOf(target, quads),
+      etag: response.header('etag'),
     };
   }
 
@@ -159,11 +170,15 @@ export class FedoraAdapter implements RepositoryAdapter {
     remove: readonly Quad[],
     add: readonly Quad[],
     tx?: TransactionRef,
+    conditions: WriteConditions = {},
   ): Promise<void> {
     const target = this.client.confine(uri);
     const update = buildDataUpdate(remove, add);
     if (update === '') return;
-    await this.patch(await this.patchTarget(target, tx), update, tx);
+    const { ifMatch } = conditions;
+    // Fedora checks If-Match atomically against the document PATCHed (in the transaction, its state there).
+    const condition = ifMatch === undefined ? undefined : { ifMatch, resource: target };
+    await this.patch(await this.patchTarget(target, tx), update, tx, condition);
   }
 
   async runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void> {
@@ -290,9 +305,14 @@ export class FedoraAdapter implements RepositoryAdapter {
     );
   }
 
-  private patch(target: string, update: string, tx: TransactionRef | undefined): Promise<void> {
+  private patch(
+    target: string,
+    update: string,
+    tx: TransactionRef | undefined,
+    condition?: PatchCondition,
+  ): Promise<void> {
     const scope = this.scope(tx);
-    return patchSparql(this.client, scope.url(target), update, scope.headers);
+    return patchSparql(this.client, scope.url(target), update, { ...scope.headers }, condition);
   }
 
   private parentOf(target: string, quads: readonly Quad[]): string | undefined {

@@ -14,6 +14,7 @@ import type {
   TransactionRef,
   VerificationResult,
   VersionFacet,
+  WriteConditions,
 } from './repository-adapter.js';
 import type { RepositoryHttpClient } from './repository-http-client.js';
 
@@ -97,8 +98,9 @@ export class DetectingFedoraAdapter implements RepositoryAdapter {
     remove: readonly Quad[],
     add: readonly Quad[],
     tx?: TransactionRef,
+    conditions?: WriteConditions,
   ): Promise<void> {
-    return (await this.adapter()).updateTriples(uri, remove, add, tx);
+    return (await this.adapter()).updateTriples(uri, remove, add, tx, conditions);
   }
 
   async runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void> {

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Quad } from '@rdfjs/types';
-import { BadRequestError, CapabilityUnsupportedError, UpstreamFailedError } from '../shared/errors.js';
+import {
+  BadRequestError,
+  CapabilityUnsupportedError,
+  PreconditionFailedError,
+  UpstreamFailedError,
+} from '../shared/errors.js';
 import {
   DESCRIBE_ACCEPT,
   checkedIri,
@@ -13,7 +18,9 @@ import {
   linkTargetsOf,
   patchSparql,
   readRdf,
+  sameEtag,
   sameResource,
+  type PatchCondition,
 } from './adapter-support.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
@@ -28,6 +35,7 @@ import type {
   ResourceDescription,
   TransactionRef,
   VerificationResult,
+  WriteConditions,
 } from './repository-adapter.js';
 import {
   abandon,
@@ -71,6 +79,9 @@ export class LdpAdapter implements RepositoryAdapter {
     });
     const shape = shapeOf(response);
     const description = this.rememberPatchTarget(target, response, shape);
+    // Always the resource's own ETag, even where triples are PATCHed to a description: CSS's `.meta`
+    // sends none and ignores If-Match, while the resource's ETag changes when its `.meta` does.
+    const etag = response.header('etag');
     if (shape === 'binary') {
       abandon(response);
       const quads =
@@ -90,6 +101,7 @@ export class LdpAdapter implements RepositoryAdapter {
         quads,
         children: [],
         parent: derivedParent(this.client.rootUri, target, true),
+        etag,
       };
     }
     const all = await readRdf(this.client, response);
@@ -104,6 +116,7 @@ export class LdpAdapter implements RepositoryAdapter {
       quads,
       children,
       parent: derivedParent(this.client.rootUri, target, true),
+      etag,
     };
   }
 
@@ -144,12 +157,22 @@ export class LdpAdapter implements RepositoryAdapter {
     remove: readonly Quad[],
     add: readonly Quad[],
     tx?: TransactionRef,
+    conditions: WriteConditions = {},
   ): Promise<void> {
     this.noTransaction(tx);
     const target = this.client.confine(uri);
     const update = buildDataUpdate(remove, add);
     if (update === '') return;
-    await this.patch(await this.patchTarget(target), update);
+    const where = await this.patchTarget(target);
+    const { ifMatch } = conditions;
+    if (ifMatch === undefined) return this.patch(where, update);
+    // The resource itself: the server checks If-Match atomically with the write.
+    if (where === target) return this.patch(where, update, { ifMatch, resource: target });
+    // A description (`.meta`): the ETag is the resource's (see `describe`), which the server would not
+    // check there, so the adapter compares it first. Not atomic: a write landing between the HEAD and
+    // the PATCH goes unnoticed.
+    await this.checkUnchanged(target, ifMatch);
+    return this.patch(where, update);
   }
 
   async runUpdate(uri: string, update: string, tx?: TransactionRef): Promise<void> {
@@ -297,8 +320,23 @@ export class LdpAdapter implements RepositoryAdapter {
     );
   }
 
-  private patch(target: string, update: string): Promise<void> {
-    return patchSparql(this.client, target, update);
+  private patch(target: string, update: string, condition?: PatchCondition): Promise<void> {
+    return patchSparql(this.client, target, update, {}, condition);
+  }
+
+  /**
+   * One HEAD of `target` (with describe's Accept: CSS's ETag names the media type answered); another
+   * ETag than `ifMatch`, or none, is a PreconditionFailedError.
+   */
+  private async checkUnchanged(target: string, ifMatch: string): Promise<void> {
+    const response = await this.client.expectOk({
+      method: 'HEAD',
+      uri: target,
+      headers: { accept: DESCRIBE_ACCEPT },
+    });
+    await discard(response);
+    const current = response.header('etag');
+    if (current === undefined || !sameEtag(current, ifMatch)) throw new PreconditionFailedError(target);
   }
 
   private async deleteTree(target: string, depth: number, budget: { left: number }): Promise<void> {

@@ -61,6 +61,24 @@ export interface ResourceDescription {
   readonly children: readonly string[];
   /** The container's IRI, when the repository says (fedora:hasParent or derived from the path). */
   readonly parent?: string | undefined;
+  /**
+   * The entity tag to pass as `ifMatch` to `updateTriples`, as the repository sent it (a weak `W/` kept);
+   * undefined when it sends none. It is the ETag of the document `updateTriples` PATCHes: the resource's
+   * own GET, or for a binary its description's GET (FEDORA: fcr:metadata). LDP servers whose descriptions
+   * carry no ETag (Community Solid Server's `.meta`) get the resource's own, which changes with them.
+   * Inside a transaction, the ETag the repository answers in it. Any write, and on most repositories
+   * a child created or deleted, changes it.
+   */
+  readonly etag?: string | undefined;
+}
+
+/** Conditions a write is sent under. */
+export interface WriteConditions {
+  /**
+   * An ETag `describe` reported: the write is sent with `If-Match` and, when the resource has changed
+   * since, throws `PreconditionFailedError` and writes nothing.
+   */
+  readonly ifMatch?: string | undefined;
 }
 
 export interface NewBinary {
@@ -158,12 +176,16 @@ export interface RepositoryAdapter {
    * (`DELETE DATA {…} ; INSERT DATA {…}`), sent to the resource or, for binaries and LDP containers, to
    * its description. Nothing to change sends nothing. Statements to remove may not hold blank nodes
    * (BadRequestError). Costs one PATCH when the adapter has described `uri` before, else a HEAD first.
+   * With `conditions.ifMatch` the PATCH carries `If-Match`; a 412 throws `PreconditionFailedError`.
+   * LDP descriptions without ETags (CSS `.meta`, which ignores If-Match) cost two HEADs first and the
+   * resource's ETag is compared by the adapter (see README.md: a write in between is not caught).
    */
   updateTriples(
     uri: string,
     remove: readonly Quad[],
     add: readonly Quad[],
     tx?: TransactionRef,
+    conditions?: WriteConditions,
   ): Promise<void>;
   /**
    * Runs a vetted SPARQL Update (already parsed; `<>` means `uri`) against the resource's graph. The

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'UPSTREAM_FAILED'
+  | 'PRECONDITION_FAILED'
   | 'CAPABILITY_UNSUPPORTED';
 
 /** A request that is understood but breaks input or business rules: 200 INVALID + ValidationResults. */
@@ -65,6 +66,18 @@ export class UpstreamFailedError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'UpstreamFailedError';
+  }
+}
+
+/**
+ * A conditional write (`If-Match`) found the resource changed since it was read: the repository answered
+ * 412, or the adapter saw another ETag before writing. Nothing was written. 200 ERROR, as upstream failures.
+ */
+export class PreconditionFailedError extends AppError {
+  readonly code = 'PRECONDITION_FAILED';
+  constructor(readonly uri: string) {
+    super(`${uri} changed since it was read (412 Precondition Failed)`);
+    this.name = 'PreconditionFailedError';
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../../src/repository-adapters/repository-kinds.js';
 import type { RepositoryHttpClientOptions } from '../../src/repository-adapters/repository-http-client.js';
 import { describeBinaryContract } from './binaries.contract.js';
+import { describeConditionalWriteContract } from './conditional-writes.contract.js';
 import {
   TITLE,
   type Adapter,
@@ -104,6 +105,7 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
 
     describeResourceContract(run);
     describeBinaryContract(run);
+    describeConditionalWriteContract(run);
     describeTransactionContract(run);
     describeVersionContract(run);
     describeVerificationContract(run);
