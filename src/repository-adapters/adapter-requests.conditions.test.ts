@@ -101,6 +101,28 @@ describe('FEDORA conditional writes', () => {
     });
   });
 
+  it('a view without a dialect: the detecting adapter passes the conditions on', async () => {
+    const uri = `${stub.base}/rest/a`;
+    stub.routes['GET /rest/fcr:systeminfo'] = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ version: '7.0.0' }),
+    };
+    stub.routes['HEAD /rest/a'] = { status: 200, headers: { link: TYPE_CONTAINER } };
+    stub.routes['PATCH /rest/a'] = { status: 412 };
+    const detecting = createAdapter({
+      type: 'FEDORA',
+      rootUri: `${stub.base}/rest/`,
+      username: 'u',
+      password: 'p',
+    });
+    await expect(
+      detecting.updateTriples(uri, [], [title(uri, 'x')], undefined, { ifMatch: 'W/"a-1"' }),
+    ).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(stub.lines()).toEqual(['GET /rest/fcr:systeminfo', 'HEAD /rest/a', 'PATCH /rest/a']);
+    expect(stub.recorded[2]?.headers['if-match']).toBe('W/"a-1"');
+  });
+
   it.each(['FEDORA_4', 'FEDORA_5'] as const)(
     '%s in a transaction: the ETag answered at <root>tx:<id>/<path> goes back there as If-Match',
     async (dialect) => {
