@@ -8,8 +8,13 @@ import { toWireTriple, type WireTriple } from './triple-format.js';
 import { DC, DCTERMS, EBUCORE, FEDORA, LDP, RDF_TYPE, RDFS } from '../linked-data/rdf/vocab.js';
 
 const NAME_PREDICATES = [RDFS.label, DC.title, DCTERMS.title];
-/** Structural triples: shown as parent, children and versions, not as properties. */
-const STRUCTURAL = new Set<string>([FEDORA.hasParent, LDP.contains, FEDORA.hasVersions, FEDORA.hasVersion]);
+/** Structural triples: shown as parent, children and versions, not as properties (nor as metadata). */
+export const STRUCTURAL = new Set<string>([
+  FEDORA.hasParent,
+  LDP.contains,
+  FEDORA.hasVersions,
+  FEDORA.hasVersion,
+]);
 
 export interface TransactionDetails {
   token: string;

@@ -1,0 +1,141 @@
+import { applyOperators } from '../../operators/engine/apply-operators.js';
+import type { Operator } from '../../operators/operator.js';
+import type { FixityResult, ResourceDescription } from '../../repository-adapters/repository-adapter.js';
+import { CapabilityUnsupportedError } from '../../shared/errors.js';
+import { FieldNaming } from './field-naming.js';
+import type { JobTarget, RunItem, RunOutcome, RunRequest, RunSink } from './job-work.js';
+import { changesBetween, readMetadata } from './metadata-document.js';
+import { walkScope, type ScopeEntry } from './scope-walk.js';
+
+/**
+ * The RUN phase of a job (DECISIONS.md §9): walks the scope and records one item per resource (MAPPING: the
+ * triples the operators would remove and add; FIXITY: one per binary). Nothing is written to the repository.
+ * Resumable: resources the sink already holds are walked through (their children still count) but not
+ * processed or counted again. Only a missing context, a scope larger than `maxResources`, a kind the
+ * repository cannot serve, or a failing sink end the run early; a resource that fails is an item with an error.
+ */
+export async function runScope(request: RunRequest, target: JobTarget, sink: RunSink): Promise<RunOutcome> {
+  if (request.kind === 'MAPPING')
+    return walkAndRecord(request, target, sink, mappingOf(request.operators, target));
+  const fixity = target.adapter.fixity;
+  if (fixity === undefined) {
+    const why = new CapabilityUnsupportedError('fixity checks', target.adapter.kind).message;
+    return { ended: 'FAILED', message: `${why}: a FIXITY job cannot run on this repository view` };
+  }
+  return walkAndRecord(
+    request,
+    target,
+    sink,
+    fixityOf((uri) => fixity.check(uri), sink),
+  );
+}
+
+async function walkAndRecord<T>(
+  request: RunRequest,
+  target: JobTarget,
+  sink: RunSink,
+  processing: Processing<T>,
+): Promise<RunOutcome> {
+  const walk = walkScope(target.adapter, request.contextUri, request.scope, {
+    concurrency: request.concurrency,
+    // A fixity check shares its resource's slot, so the repository sees at most `concurrency` requests.
+    ...(processing.prefetch === undefined ? {} : { then: processing.prefetch }),
+  });
+  let seen = 0;
+  let recording = false;
+  try {
+    for await (const entry of walk) {
+      if (sink.cancelled()) return { ended: 'CANCELLED' };
+      seen += 1;
+      if (seen > request.maxResources) {
+        return {
+          ended: 'FAILED',
+          message: `The scope holds more than ${request.maxResources} resources (the limit of a curation job); nothing was written`,
+        };
+      }
+      if (sink.isDone(entry.uri)) continue;
+      const item = processing.itemOf(entry);
+      if (item === undefined) continue;
+      sink.found(1);
+      recording = true;
+      await sink.record(item);
+      recording = false;
+    }
+  } catch (error) {
+    // The sink's own failures (the database) are the runner's to handle; the walk's end the run.
+    if (recording) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    return { ended: 'FAILED', message: `The scope of ${request.contextUri} could not be walked: ${why}` };
+  }
+  return { ended: 'COMPLETE' };
+}
+
+/** What a run does with each resource: optional work in the walk's slot, then the item (none: not in scope). */
+interface Processing<T> {
+  readonly prefetch?: (description: ResourceDescription) => Promise<T>;
+  itemOf(entry: ScopeEntry<T>): RunItem | undefined;
+}
+
+function mappingOf(operators: readonly Operator[], target: JobTarget): Processing<undefined> {
+  const naming = new FieldNaming(target.schemas);
+  // As POST /operators/apply with the view named: APPLICATION_TYPE_OP writes the view's type in lower case.
+  const context = { timeZone: 'UTC', applicationType: target.adapter.kind.toLowerCase() };
+  return {
+    itemOf(entry) {
+      const failed = (etag: string | null, error: string): RunItem => ({
+        kind: 'MAPPING',
+        contextUri: entry.uri,
+        etag,
+        removed: [],
+        added: [],
+        error,
+      });
+      if ('error' in entry) return failed(null, `${entry.uri} could not be read: ${entry.error}`);
+      const etag = entry.description.etag ?? null;
+      const before = readMetadata(entry.uri, entry.description.quads, naming);
+      const result = applyOperators(before.document, operators, context);
+      const broken = result.trace.find((step) => step.error !== undefined);
+      if (broken !== undefined)
+        return failed(etag, `Operator ${broken.operator} failed on ${broken.field}: ${broken.error}`);
+      try {
+        const { removed, added } = changesBetween(before, result.document, naming);
+        return { kind: 'MAPPING', contextUri: entry.uri, etag, removed, added, error: null };
+      } catch (error) {
+        return failed(etag, error instanceof Error ? error.message : String(error));
+      }
+    },
+  };
+}
+
+type FixityOutcome = { readonly result: FixityResult } | { readonly error: string } | undefined;
+
+function fixityOf(check: (uri: string) => Promise<FixityResult>, sink: RunSink): Processing<FixityOutcome> {
+  return {
+    async prefetch(description) {
+      // Containers are walked, not checked; a binary done by an earlier attempt is not checked again.
+      if (!description.isBinary || sink.isDone(description.uri)) return undefined;
+      try {
+        return { result: await check(description.uri) };
+      } catch (error) {
+        return { error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    itemOf(entry) {
+      const failed = (error: string): RunItem => ({
+        kind: 'FIXITY',
+        contextUri: entry.uri,
+        status: 'ERROR',
+        messageDigest: null,
+        size: null,
+        error,
+      });
+      // Whether an unreadable resource was a binary is unknown: it is reported, so nothing is silently skipped.
+      if ('error' in entry) return failed(`${entry.uri} could not be read: ${entry.error}`);
+      const outcome = entry.extra;
+      if (outcome === undefined) return undefined;
+      if ('error' in outcome) return failed(outcome.error);
+      const { status, messageDigest, size } = outcome.result;
+      return { kind: 'FIXITY', contextUri: entry.uri, status, messageDigest, size, error: null };
+    },
+  };
+}
