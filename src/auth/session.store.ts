@@ -2,28 +2,26 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import { PreparedQuery } from '../db/prepared-query.js';
-import { isRole, type Role } from './roles.js';
-
-export interface SessionOwner {
-  userId: number;
-  username: string;
-  role: Role;
-  expiresAt: number;
-}
+import { isRole, type Principal } from './roles.js';
+import { hashToken } from './tokens.js';
 
 /** How many sessions' owners are kept in memory (the least recently used go first). */
 const KEPT_SESSIONS = 1_000;
 
 /**
  * Sessions live in the database, so every instance behind a load balancer agrees on revocations. The
- * owner of a session is kept in memory while the database's data version says nothing changed (any
+ * caller of a session is kept in memory while the database's data version says nothing changed (any
  * sign-out, revocation, role change or user removal, by any instance, moves it), and its expiry is
  * checked on every use, so a kept session is never one the table would refuse.
+ *
+ * Kept by bearer token, so a kept session costs no SHA-256 of the token either: the token is in memory
+ * exactly as long as the session it opens is kept (dropped with it on any write, on eviction, or when
+ * the process ends), and only the hash ever reaches the database.
  */
 export class SessionStore {
   /** Asked on every authenticated request, so built and compiled once. */
   private readonly live;
-  private readonly kept: VersionedCache<string, SessionOwner>;
+  private readonly kept: VersionedCache<string, Principal>;
 
   constructor(private readonly db: Kysely<Database>) {
     this.kept = new VersionedCache(dataVersionOf(db), KEPT_SESSIONS);
@@ -44,14 +42,25 @@ export class SessionStore {
       .execute();
   }
 
-  /** The owner of a live session, or undefined when unknown or expired. */
-  async findLive(tokenHash: string, now: number): Promise<SessionOwner | undefined> {
-    const owner = await this.kept.find(tokenHash, async () => {
+  /**
+   * The caller of a live session kept in memory, answered at once; undefined when none is kept for this
+   * token or it expired (then ask `findLive`, which reads the table).
+   */
+  keptLive(token: string, now: number): Principal | undefined {
+    const principal = this.kept.peek(token);
+    return principal !== undefined && principal.expiresAt > now ? principal : undefined;
+  }
+
+  /** The caller of a live session, or undefined when the token is unknown, revoked or expired. */
+  async findLive(token: string, now: number): Promise<Principal | undefined> {
+    const principal = await this.kept.find(token, async () => {
+      const tokenHash = hashToken(token);
       const row = await this.live.executeTakeFirst({ tokenHash, now });
       if (row === undefined || !isRole(row.role)) return undefined;
-      return { userId: row.userId, username: row.username, role: row.role, expiresAt: row.expiresAt };
+      const { userId, username, role, expiresAt } = row;
+      return Object.freeze({ userId, username, role, tokenHash, expiresAt });
     });
-    return owner !== undefined && owner.expiresAt > now ? owner : undefined;
+    return principal !== undefined && principal.expiresAt > now ? principal : undefined;
   }
 
   async delete(tokenHash: string): Promise<void> {

@@ -7,20 +7,28 @@ import type { AuthService } from './auth.service.js';
 /**
  * Checks `Authorization: Bearer <token>` (or the `jwt` header the original clients send) against the
  * sessions table and the route's required role: 401 without valid credentials, 403 for too low a role.
+ * A session kept in memory is checked without a promise (see `AuthService.authenticate`).
  */
 export class TokenAuthorizer implements Authorizer {
   constructor(private readonly auth: AuthService) {}
 
-  async authorize(request: FastifyRequest, required: Role): Promise<Principal | undefined> {
+  authorize(request: FastifyRequest, required: Role): Principal | undefined | Promise<Principal | undefined> {
     if (required === 'ROLE_ANONYMOUS') return undefined;
     const token = tokenOf(request);
     if (token === undefined) throw new UnauthenticatedError();
-    const principal = await this.auth.authenticate(token);
-    if (principal === undefined)
-      throw new UnauthenticatedError('Your token is unknown, revoked or expired; sign in again');
-    if (!roleSatisfies(principal.role, required)) throw new ForbiddenError();
-    return principal;
+    const found = this.auth.authenticate(token);
+    return found instanceof Promise
+      ? found.then((principal) => admitted(principal, required))
+      : admitted(found, required);
   }
+}
+
+/** The caller, if their session is live and their role is enough for the route. */
+function admitted(principal: Principal | undefined, required: Role): Principal {
+  if (principal === undefined)
+    throw new UnauthenticatedError('Your token is unknown, revoked or expired; sign in again');
+  if (!roleSatisfies(principal.role, required)) throw new ForbiddenError();
+  return principal;
 }
 
 function tokenOf(request: FastifyRequest): string | undefined {

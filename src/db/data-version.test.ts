@@ -119,6 +119,26 @@ describe('VersionedCache', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('answers a kept value at once only while the token, read without waiting, is unchanged', async () => {
+    let token: string | undefined = 'a';
+    const version: DataVersion = { current: () => Promise.resolve(token), currentNow: () => token };
+    const cache = new VersionedCache<string, string>(version, 4);
+    expect(cache.peek('k')).toBeUndefined();
+    await cache.get('k', () => Promise.resolve('kept'));
+    expect(cache.peek('k')).toBe('kept');
+    token = 'b';
+    expect(cache.peek('k')).toBeUndefined();
+    token = 'a';
+    expect(cache.peek('k')).toBeUndefined(); // dropped when the token moved, not kept for its return
+    await cache.get('k', () => Promise.resolve('again'));
+    token = undefined;
+    expect(cache.peek('k')).toBeUndefined();
+    // A signal without currentNow never answers at once.
+    const asyncOnly = new VersionedCache<string, string>({ current: () => Promise.resolve('same') });
+    await asyncOnly.get('k', () => Promise.resolve('kept'));
+    expect(asyncOnly.peek('k')).toBeUndefined();
+  });
+
   it('keeps at most `capacity` values', async () => {
     const version: DataVersion = { current: () => Promise.resolve('same') };
     const cache = new VersionedCache<number, number>(version, 3);

@@ -14,6 +14,12 @@ export interface DataVersion {
    */
   current(): Promise<string | undefined>;
   /**
+   * The same token, answered without a promise, by a signal that needs no I/O to read it (both of ours);
+   * absent when only `current` can tell. Lets the hottest lookup (the caller's session) finish in the
+   * turn it started.
+   */
+  currentNow?(): string | undefined;
+  /**
    * A request has started: whatever it reads must be at least as new as this moment. Until the next
    * request starts, a signal may answer what it last read from the database.
    */
@@ -54,14 +60,18 @@ export class SqliteDataVersion implements DataVersion {
   }
 
   current(): Promise<string | undefined> {
+    return Promise.resolve(this.currentNow());
+  }
+
+  currentNow(): string | undefined {
     try {
       if (this.othersSeen === undefined) {
         this.othersSeen = this.others.get();
         setImmediate(this.forget);
       }
-      return Promise.resolve(`${this.own}:${this.othersSeen ?? ''}`);
+      return `${this.own}:${this.othersSeen ?? ''}`;
     } catch {
-      return Promise.resolve(undefined);
+      return undefined;
     }
   }
 
@@ -140,6 +150,17 @@ export class VersionedCache<K extends string | number, V extends string | number
     return this.entries.size;
   }
 
+  /**
+   * The value kept for `key`, answered at once, or undefined when none is kept under the current token
+   * or the token cannot be read without waiting (then use `find` or `get`). Never reads the value.
+   */
+  peek(key: K): V | undefined {
+    const token = this.version.currentNow?.();
+    if (token === undefined) return undefined;
+    this.moveTo(token);
+    return this.entries.get(key);
+  }
+
   async get(key: K, load: () => Promise<V>): Promise<V> {
     return (await this.find(key, load)) as V;
   }
@@ -148,10 +169,7 @@ export class VersionedCache<K extends string | number, V extends string | number
   async find(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const token = await this.version.current();
     if (token === undefined) return load();
-    if (token !== this.token) {
-      this.entries.clear();
-      this.token = token;
-    }
+    this.moveTo(token);
     const kept = this.entries.get(key);
     if (kept !== undefined) return kept;
     const value = await load();
@@ -159,5 +177,12 @@ export class VersionedCache<K extends string | number, V extends string | number
     // under the token it was read after.
     if (value !== undefined && this.token === token) this.entries.set(key, value);
     return value;
+  }
+
+  /** Everything kept was read under an older token once the token moved: dropped all together. */
+  private moveTo(token: string): void {
+    if (token === this.token) return;
+    this.entries.clear();
+    this.token = token;
   }
 }

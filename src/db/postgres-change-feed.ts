@@ -49,7 +49,11 @@ export class PostgresChangeFeed implements DataVersion {
   }
 
   current(): Promise<string | undefined> {
-    return Promise.resolve(this.listening ? String(this.counter) : undefined);
+    return Promise.resolve(this.currentNow());
+  }
+
+  currentNow(): string | undefined {
+    return this.listening ? String(this.counter) : undefined;
   }
 
   /** Whether the listening connection is up (caches may keep reads). */

@@ -1,17 +1,18 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { Principal, Role } from '../auth/roles.js';
 import { UnauthenticatedError } from '../shared/errors.js';
 
 /**
  * The single authorization seam: every API route gets its `access` from the permission table
- * (http/permissions.ts) and one hook calls the installed `Authorizer` with it.
+ * (http/permissions.ts) and its own access hook calls the installed `Authorizer` with it.
  */
 export interface Authorizer {
   /**
-   * Returns the caller (undefined when anonymous and allowed). Throws UnauthenticatedError without valid
-   * credentials, ForbiddenError when the role is too low.
+   * Returns the caller (undefined when anonymous and allowed). Throws (or rejects with)
+   * UnauthenticatedError without valid credentials, ForbiddenError when the role is too low. May answer
+   * at once, without a promise, when it needs no I/O (a session kept in memory).
    */
-  authorize(request: FastifyRequest, required: Role): Promise<Principal | undefined>;
+  authorize(request: FastifyRequest, required: Role): Principal | undefined | Promise<Principal | undefined>;
 }
 
 declare module 'fastify' {
@@ -25,13 +26,34 @@ declare module 'fastify' {
   }
 }
 
-export function accessHook(authorizer: Authorizer) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const required = request.routeOptions.config.access;
-    if (required === undefined) return;
-    const principal = await authorizer.authorize(request, required);
-    if (principal !== undefined) request.principal = principal;
+/**
+ * The preHandler of one route, its role fixed when the route is registered (reading it per request
+ * from `request.routeOptions` built a new options object each time). The callback form: a caller whose
+ * session is kept in memory is let through in the same turn, without a promise.
+ */
+export function accessHook(authorizer: Authorizer, required: Role): preHandlerHookHandler {
+  return (request, _reply, done) => {
+    let answer: Principal | undefined | Promise<Principal | undefined>;
+    try {
+      answer = authorizer.authorize(request, required);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (answer instanceof Promise) {
+      answer.then((principal) => {
+        admit(request, principal);
+        done();
+      }, done);
+      return;
+    }
+    admit(request, answer);
+    done();
   };
+}
+
+function admit(request: FastifyRequest, principal: Principal | undefined): void {
+  if (principal !== undefined) request.principal = principal;
 }
 
 /** The caller of a route whose permission requires a signed-in user. */

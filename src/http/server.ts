@@ -79,19 +79,25 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.addHook('onRoute', (route) => {
     // Every failure of a schema-first body reaches the handler, which reports it with the business ones.
     if (isSchemaFirst(route.schema?.body)) route.attachValidation = true;
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
-    if (methods.length === 0 || isOutsideRoleModel(route.url)) {
+    const all = Array.isArray(route.method) ? route.method : [route.method];
+    const methods = all.filter((m) => m !== 'HEAD');
+    if (isOutsideRoleModel(route.url)) {
       for (const method of methods) routeTable.push({ method, url: route.url, access: undefined });
       return;
     }
-    const access = requiredRole(methods, route.url, route.config?.access);
+    // The HEAD route Fastify adds for each GET runs the GET's handler, so it needs the GET's role. (It is
+    // built from the GET's options as they were before this hook set `access`: checked here, a HEAD
+    // without a token used to get the GET's answer.)
+    const checked = [...new Set(all.map((m) => (m === 'HEAD' ? 'GET' : m)))];
+    const access = requiredRole(checked, route.url, route.config?.access);
     route.config = { ...route.config, access };
+    // The check is this route's own first preHandler, its role fixed now rather than looked up per request.
+    route.preHandler = [accessHook(options.authorizer, access), ...hooksOf(route.preHandler)];
     for (const method of methods) routeTable.push({ method, url: route.url, access });
   });
 
   registerSecurityHeaders(app);
   registerErrorHandling(app);
-  app.addHook('preHandler', accessHook(options.authorizer));
   await registerOpenApi(app);
   for (const routes of options.routes) await app.register(async (scope) => routes(scope));
   return app;
@@ -113,6 +119,11 @@ function requiredRole(methods: readonly string[], url: string, declared: Role | 
     );
   }
   return role;
+}
+
+/** A route's own hooks of one kind, as a list. */
+function hooksOf<H>(hooks: H | H[] | undefined): H[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /** Fastify's `trustProxy` from the configuration: a hop count trusts that many proxies nearest to us. */
