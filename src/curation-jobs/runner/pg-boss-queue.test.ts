@@ -77,8 +77,8 @@ describe('the pg-boss job queue', () => {
       taken.push({ by, id });
       await gate.promise;
     };
-    await a.start(handler('a'));
-    await b.start(handler('b'));
+    // Booting together: both install pg-boss's schema and the queue at once (pg-boss locks).
+    await Promise.all([a.start(handler('a')), b.start(handler('b'))]);
     for (let id = 1; id <= 10; id++) await (id % 2 === 1 ? a : b).enqueue(id);
     // While the gate is shut each instance holds as many phases as it has slots (two), no more.
     await expect.poll(() => taken.map(({ by }) => by).sort(), poll).toEqual(['a', 'a', 'b', 'b']);

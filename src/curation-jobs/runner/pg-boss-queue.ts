@@ -82,7 +82,8 @@ export class PgBossJobQueue implements JobQueue {
     if (!Number.isInteger(this.concurrency) || this.concurrency < 1)
       throw new Error('The job queue needs a concurrency of at least 1');
     // Our own small pool (slots fetch and complete; maintenance now and then): pg-boss then never opens
-    // or ends connections itself, and an idle connection's error is told instead of thrown.
+    // or ends connections itself, and an idle connection's error is told instead of thrown. At least
+    // two connections: creating the queue holds one for its lock while pg-boss works on another.
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: Math.min(3, this.concurrency + 1),
@@ -154,17 +155,37 @@ export class PgBossJobQueue implements JobQueue {
     await this.pool.end();
   }
 
-  /** Installs or migrates pg-boss's schema and the queue (once; every instance may race to do it). */
+  /** Installs or migrates pg-boss's schema (pg-boss locks that itself), then makes sure of the queue. */
   private open(): Promise<void> {
     this.opening ??= (async () => {
       await this.boss.start();
-      await this.boss.createQueue(CURATION_JOB_QUEUE, {
-        name: CURATION_JOB_QUEUE,
-        retryLimit: 0,
-        expireInSeconds: EXPIRE_HOURS * 60 * 60,
-      });
+      if ((await this.boss.getQueue(CURATION_JOB_QUEUE)) === null) await this.createQueue();
     })();
     return this.opening;
+  }
+
+  /**
+   * Two instances creating the queue at once deadlock inside pg-boss (each attaches the queue's table
+   * to the job table), so creation holds an advisory lock, on a connection of its own while pg-boss
+   * uses another. A later creator finds the queue there and leaves it.
+   */
+  private async createQueue(): Promise<void> {
+    const lockKey = `${pgBossSchemaFor(this.options.schema)}.${CURATION_JOB_QUEUE}`;
+    const lock = await this.pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock(hashtext($1))', [lockKey]);
+      try {
+        await this.boss.createQueue(CURATION_JOB_QUEUE, {
+          name: CURATION_JOB_QUEUE,
+          retryLimit: 0,
+          expireInSeconds: EXPIRE_HOURS * 60 * 60,
+        });
+      } finally {
+        await lock.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
+      }
+    } finally {
+      lock.release();
+    }
   }
 
   /** One slot: take a phase, run it to the end, record the outcome; when there is none, wait a poll. */
