@@ -3,7 +3,7 @@ import type { Quad } from '@rdfjs/types';
 import { resolveRepositoryCredentials } from '../../embedded-repository/credentials.js';
 import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
 import { NS } from '../../linked-data/rdf/vocab.js';
-import type { Operator } from '../../operators/operator.js';
+import type { RegexReplaceOperator } from '../../operators/operator.js';
 import { createAdapter } from '../../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import type { Schema } from '../../schemas/schema.js';
@@ -20,7 +20,7 @@ export const DC_SCHEMA: Schema = {
 };
 
 /** dc:title "… draft …" → "… final …". */
-export const DRAFT_TO_FINAL: Operator = {
+export const DRAFT_TO_FINAL: RegexReplaceOperator = {
   id: 1,
   type: 'REGEX_REPLACE_OP',
   name: 'draft to final',

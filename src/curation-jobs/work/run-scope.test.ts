@@ -1,0 +1,204 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { namedNode } from '../../linked-data/rdf/terms.js';
+import { NS } from '../../linked-data/rdf/vocab.js';
+import type { Operator } from '../../operators/operator.js';
+import { createAdapter } from '../../repository-adapters/create-adapter.js';
+import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
+import { toWireTriple } from '../../repository-view-context/triple-format.js';
+import type { TestApp } from '../../test-support/test-app.js';
+import type { JobTarget, RunItem, RunRequest } from './job-work.js';
+import { runScope } from './run-scope.js';
+import {
+  counting,
+  DC_SCHEMA,
+  DRAFT_TO_FINAL,
+  memorySink,
+  startEmbeddedRepository,
+  titled,
+  TITLE,
+} from './work.test-support.js';
+
+const request = (overrides: Partial<RunRequest>): RunRequest => ({
+  kind: 'MAPPING',
+  contextUri: '',
+  scope: 'SUBTREE',
+  operators: [DRAFT_TO_FINAL],
+  concurrency: 4,
+  maxResources: 1000,
+  ...overrides,
+});
+const mapping = (item: RunItem) => {
+  if (item.kind !== 'MAPPING') throw new Error('not a MAPPING item');
+  return { ...item, removed: item.removed.map(toWireTriple), added: item.added.map(toWireTriple) };
+};
+
+describe('runScope on the embedded repository (FEDORA)', () => {
+  let t: TestApp;
+  let adapter: RepositoryAdapter;
+  let target: JobTarget;
+  let col: string;
+  let draft: string;
+  let kept: string;
+  let binary: string;
+
+  beforeAll(async () => {
+    let rootUri: string;
+    ({ t, adapter, rootUri } = await startEmbeddedRepository());
+    target = { adapter, schemas: [DC_SCHEMA], rootUri };
+    col = await titled(adapter, rootUri, 'Letters (draft)');
+    draft = await titled(adapter, col, 'First draft');
+    kept = await titled(adapter, col, 'Unchanged');
+    binary = await adapter.uploadBinary(col, {
+      content: Readable.from([Buffer.from('hello')]),
+      filename: 'hello.txt',
+      contentType: 'text/plain',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('MAPPING: one item per resource, with the triples the operators change and the ETag read', async () => {
+    const { adapter: watched, counts } = counting(adapter);
+    const { sink, items, found } = memorySink();
+    const outcome = await runScope(request({ contextUri: col }), { ...target, adapter: watched }, sink);
+    expect(outcome).toEqual({ ended: 'COMPLETE' });
+    expect(found()).toBe(4);
+    expect(items.map((item) => item.contextUri).sort()).toEqual([col, draft, kept, binary].sort());
+    const byUri = new Map(items.map((item) => [item.contextUri, mapping(item)]));
+    expect(byUri.get(draft)).toMatchObject({
+      error: null,
+      removed: [{ subject: draft, predicate: TITLE, object: '"First draft"@en' }],
+      added: [{ subject: draft, predicate: TITLE, object: '"First final"@en' }],
+    });
+    expect(byUri.get(draft)?.etag).toEqual(expect.any(String));
+    expect(byUri.get(kept)).toMatchObject({ removed: [], added: [], error: null });
+    expect(byUri.get(binary)).toMatchObject({ removed: [], added: [], error: null });
+    // Read once each, nothing written.
+    expect(counts.described).toHaveLength(4);
+    expect(counts.writes).toBe(0);
+  });
+
+  it('a resource the operators cannot map is an item with its error; the others still map', async () => {
+    const subject = `${NS.dc}subject`;
+    const linked = await adapter.createChild(col, [
+      { predicate: subject, object: namedNode('http://id.example/draft') },
+    ]);
+    const breaksIri: Operator = {
+      id: 2,
+      type: 'REGEX_REPLACE_OP',
+      name: 'strip the scheme',
+      field: 'dc:subject',
+      regex: '^http://',
+      value: '',
+    };
+    const { sink, items } = memorySink();
+    await runScope(request({ contextUri: col, scope: 'CHILDREN', operators: [breaksIri] }), target, sink);
+    expect(items.find((item) => item.contextUri === linked)).toMatchObject({
+      removed: [],
+      added: [],
+      error:
+        'The value "id.example/draft" replaces the IRI <http://id.example/draft> but is not an absolute IRI',
+    });
+    const failing: Operator = { ...DRAFT_TO_FINAL, regex: '(' };
+    const again = memorySink();
+    await runScope(
+      request({ contextUri: draft, scope: 'RESOURCE', operators: [failing] }),
+      target,
+      again.sink,
+    );
+    expect(again.items.map(mapping)).toMatchObject([{ contextUri: draft, removed: [], added: [] }]);
+    expect(mapping(again.items[0]!).error).toMatch(
+      /^Operator draft to final failed on dc:title: Invalid regex/,
+    );
+    await adapter.delete(linked);
+  });
+
+  it('resumes: resources already done are not processed or counted again, their children still are', async () => {
+    const { sink, items, found } = memorySink({ done: [col] });
+    await runScope(request({ contextUri: col }), target, sink);
+    expect(items.map((item) => item.contextUri).sort()).toEqual([draft, kept, binary].sort());
+    expect(found()).toBe(3);
+  });
+
+  it('stops before the next resource once cancelled', async () => {
+    let asked = 0;
+    const { sink, items } = memorySink({ cancelled: () => ++asked > 2 });
+    expect(await runScope(request({ contextUri: col }), target, sink)).toEqual({ ended: 'CANCELLED' });
+    expect(items).toHaveLength(2);
+  });
+
+  it('a missing context fails the run with the reason', async () => {
+    const { sink } = memorySink();
+    const outcome = await runScope(request({ contextUri: `${col}/nothing-here` }), target, sink);
+    expect(outcome).toMatchObject({ ended: 'FAILED' });
+    expect(outcome.ended === 'FAILED' && outcome.message).toMatch(
+      new RegExp(`^The scope of ${col}/nothing-here could not be walked: `),
+    );
+  });
+
+  it('FIXITY: one item per binary, checked within the concurrency', async () => {
+    const second = await adapter.uploadBinary(draft, {
+      content: Readable.from([Buffer.from('world')]),
+      filename: 'world.txt',
+      contentType: 'text/plain',
+    });
+    const { adapter: watched, counts } = counting(adapter);
+    const { sink, items, found } = memorySink();
+    const outcome = await runScope(
+      request({ kind: 'FIXITY', contextUri: col, operators: [], concurrency: 2 }),
+      { ...target, adapter: watched },
+      sink,
+    );
+    expect(outcome).toEqual({ ended: 'COMPLETE' });
+    expect(found()).toBe(2);
+    expect(counts.checked).toBe(2);
+    expect(counts.maxInFlight).toBeLessThanOrEqual(2);
+    expect(items.map((item) => item.contextUri).sort()).toEqual([binary, second].sort());
+    const checked = items.find((item) => item.contextUri === binary);
+    expect(checked).toMatchObject({ kind: 'FIXITY', status: 'SUCCESS', size: '5', error: null });
+    expect(checked?.kind === 'FIXITY' && checked.messageDigest).toMatch(/^urn:sha-512:[0-9a-f]{128}$/);
+    await adapter.delete(second);
+  });
+});
+
+describe('runScope on a Community Solid Server (LDP)', () => {
+  it('a FIXITY job fails at once with a clear message', async () => {
+    const adapter = createAdapter({ type: 'LDP', rootUri: inject('cssBaseUrl') });
+    const { sink, items } = memorySink();
+    const outcome = await runScope(
+      request({ kind: 'FIXITY', contextUri: inject('cssBaseUrl'), operators: [] }),
+      { adapter, schemas: [DC_SCHEMA], rootUri: inject('cssBaseUrl') },
+      sink,
+    );
+    expect(outcome).toEqual({
+      ended: 'FAILED',
+      message:
+        'The LDP repository does not support fixity checks: a FIXITY job cannot run on this repository view',
+    });
+    expect(items).toEqual([]);
+  });
+
+  it('MAPPING: the same items as on Fedora, with the ETag CSS gives', async () => {
+    const root = inject('cssBaseUrl');
+    const adapter = createAdapter({ type: 'LDP', rootUri: root });
+    const workspace = await adapter.createChild(root, []);
+    const draft = await titled(adapter, workspace, 'A draft');
+    const { sink, items } = memorySink();
+    await runScope(
+      request({ contextUri: workspace }),
+      { adapter, schemas: [DC_SCHEMA], rootUri: root },
+      sink,
+    );
+    const item = items.map(mapping).find((i) => i.contextUri === draft);
+    expect(typeof item?.etag).toBe('string');
+    expect(item).toMatchObject({
+      removed: [{ subject: draft, predicate: TITLE, object: '"A draft"@en' }],
+      added: [{ subject: draft, predicate: TITLE, object: '"A final"@en' }],
+      error: null,
+    });
+    await adapter.delete(workspace);
+  });
+});
