@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldOnlyOperator } from '../operator.js';
 import { APPLICATION_TYPE_MISSING, applyApplicationType } from './application-type.op.js';
-import type { MappingDocument } from './mapping-document.js';
+import { withAnswer, type MappingDocument } from './mapping-document.js';
 
 const op: FieldOnlyOperator = { id: 5, type: 'APPLICATION_TYPE_OP', name: 'App type', field: 'source_type' };
 
@@ -11,7 +11,9 @@ describe('APPLICATION_TYPE_OP', () => {
     ['overwrites a multi-valued field', { source_type: ['a', 'b'] }, 'dspace', { source_type: ['dspace'] }],
     ['fills an empty list', { source_type: [] }, 'unspecified', { source_type: ['unspecified'] }],
   ])('%s', (_label, input, applicationType, expected) => {
-    expect(applyApplicationType(input, op, { timeZone: 'UTC', applicationType })).toEqual(expected);
+    expect(
+      withAnswer(input, op.field, applyApplicationType(input, op, { timeZone: 'UTC', applicationType })),
+    ).toEqual(expected);
   });
 
   it.each([{ timeZone: 'UTC' }, { timeZone: 'UTC', applicationType: undefined }])(

@@ -1,6 +1,6 @@
 import type { FieldOnlyOperator } from '../operator.js';
 import type { ApplyContext } from './apply-context.js';
-import { withValues, type MappingDocument } from './mapping-document.js';
+import type { FieldValues, MappingDocument } from './mapping-document.js';
 
 /** The operator error reported when the request names no repository view. */
 export const APPLICATION_TYPE_MISSING =
@@ -11,10 +11,10 @@ export const APPLICATION_TYPE_MISSING =
  * source; here the request names a repository view and the caller resolves its (lower-case) type.
  */
 export function applyApplicationType(
-  document: MappingDocument,
+  _document: MappingDocument,
   operator: FieldOnlyOperator,
   context: ApplyContext,
-): MappingDocument {
+): FieldValues {
   if (context.applicationType === undefined) throw new Error(APPLICATION_TYPE_MISSING);
-  return withValues(document, operator.field, [context.applicationType]);
+  return [context.applicationType];
 }

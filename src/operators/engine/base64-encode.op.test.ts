@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldOnlyOperator } from '../operator.js';
 import { applyBase64Encode } from './base64-encode.op.js';
-import type { MappingDocument } from './mapping-document.js';
+import { withAnswer, type MappingDocument } from './mapping-document.js';
 
 const op: FieldOnlyOperator = { id: 4, type: 'BASE_64_ENCODE_OP', name: 'Encode id', field: 'id' };
 
@@ -21,18 +21,18 @@ describe('BASE_64_ENCODE_OP', () => {
     ['keeps an empty list', { id: [] }, { id: [] }],
     ['is a no-op on an absent field', { title: ['x'] }, { title: ['x'] }],
   ])('%s', (_label, input, expected) => {
-    expect(applyBase64Encode(input, op)).toEqual(expected);
+    expect(withAnswer(input, op.field, applyBase64Encode(input, op))).toEqual(expected);
   });
 
   it('agrees with an independent UTF-8 encoding', () => {
     const text = 'café ☕ 𝄞';
     const independent = Buffer.from(new TextEncoder().encode(text)).toString('base64');
-    expect(applyBase64Encode({ id: [text] }, op).id).toEqual([independent]);
+    expect(applyBase64Encode({ id: [text] }, op)).toEqual([independent]);
     expect(Buffer.from(independent, 'base64').toString('utf8')).toBe(text);
   });
 
   it('never inserts line breaks in long output', () => {
-    const [encoded] = applyBase64Encode({ id: ['x'.repeat(1000)] }, op).id ?? [];
+    const [encoded] = applyBase64Encode({ id: ['x'.repeat(1000)] }, op) ?? [];
     expect(encoded).toHaveLength(1336);
     expect(encoded).not.toMatch(/\s/);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ValueOperator } from '../operator.js';
 import { applyConstant } from './constant.op.js';
-import type { MappingDocument } from './mapping-document.js';
+import { withAnswer, type MappingDocument } from './mapping-document.js';
 
 const op: ValueOperator = { id: 1, type: 'CONSTANT_OP', name: 'Set rights', field: 'rights', value: 'CC-BY' };
 
@@ -13,12 +13,12 @@ describe('CONSTANT_OP', () => {
     ['fills an empty list', { rights: [] }, { rights: ['CC-BY'] }],
   ])('%s', (_label, input, expected) => {
     const snapshot = structuredClone(input);
-    expect(applyConstant(input, op)).toEqual(expected);
+    expect(withAnswer(input, op.field, applyConstant(input, op))).toEqual(expected);
     expect(input).toEqual(snapshot);
   });
 
   it('treats inherited member names as ordinary absent keys', () => {
-    const result = applyConstant({}, { ...op, field: 'toString' });
+    const result = withAnswer({}, 'toString', applyConstant({}, { ...op, field: 'toString' }));
     expect(Object.entries(result)).toEqual([['toString', ['CC-BY']]]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ValueOperator } from '../operator.js';
 import { applyDateNormalization } from './date-normalization.op.js';
-import type { MappingDocument } from './mapping-document.js';
+import { withAnswer, type MappingDocument } from './mapping-document.js';
 
 function op(value: string): ValueOperator {
   return { id: 8, type: 'DATE_NORMALIZATION_OP', name: 'Dates', field: 'date', value };
@@ -76,7 +76,9 @@ describe('DATE_NORMALIZATION_OP', () => {
     ['is a no-op on an absent field', 'yyyy', 'UTC', { title: ['2020'] }, { title: ['2020'] }],
   ])('%s', (_label, pattern, timeZone, input, expected) => {
     const snapshot = structuredClone(input);
-    expect(applyDateNormalization(input, op(pattern), { timeZone })).toEqual(expected);
+    expect(withAnswer(input, 'date', applyDateNormalization(input, op(pattern), { timeZone }))).toEqual(
+      expected,
+    );
     expect(input).toEqual(snapshot);
   });
 

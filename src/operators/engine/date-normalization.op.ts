@@ -2,7 +2,7 @@ import type { ValueOperator } from '../operator.js';
 import type { ApplyContext } from './apply-context.js';
 import { parseDateInput } from './date-input.js';
 import { compileDatePattern } from './date-pattern.js';
-import { getValues, withValues, type MappingDocument } from './mapping-document.js';
+import { getValues, type FieldValues, type MappingDocument } from './mapping-document.js';
 import { isValidTimeZone } from './time-zone.js';
 
 /**
@@ -15,15 +15,15 @@ export function applyDateNormalization(
   document: MappingDocument,
   operator: ValueOperator,
   context: ApplyContext,
-): MappingDocument {
+): FieldValues {
   if (!isValidTimeZone(context.timeZone)) throw new Error(`Unknown time zone "${context.timeZone}"`);
   const format = compileDatePattern(operator.value);
   const current = getValues(document, operator.field);
-  if (current === undefined) return document;
+  if (current === undefined) return undefined;
   const normalized: string[] = [];
   for (const value of current) {
     const instant = parseDateInput(value, context.timeZone);
     if (instant !== undefined) normalized.push(format(instant, context.timeZone));
   }
-  return withValues(document, operator.field, normalized);
+  return normalized;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ValueOperator } from '../operator.js';
 import { applyDefault } from './default.op.js';
-import type { MappingDocument } from './mapping-document.js';
+import { withAnswer, type MappingDocument } from './mapping-document.js';
 
 const op: ValueOperator = { id: 2, type: 'DEFAULT_OP', name: 'Default lang', field: 'language', value: 'en' };
 
@@ -15,7 +15,7 @@ describe('DEFAULT_OP', () => {
     ['does not treat inherited members as present', {}, { language: ['en'] }],
   ])('%s', (_label, input, expected) => {
     const snapshot = structuredClone(input);
-    expect(applyDefault(input, op)).toEqual(expected);
+    expect(withAnswer(input, op.field, applyDefault(input, op))).toEqual(expected);
     expect(input).toEqual(snapshot);
   });
 });

@@ -1,9 +1,13 @@
 /**
  * The document the operators transform: internal field key → ordered values (sage-operators.md §3.6).
- * Documents are treated as immutable values inside the engine: an operator returns a new document and never
- * mutates the arrays of the one it received, so a failed operator cannot leave a half-changed document behind.
+ * An operator never changes the document it reads: it answers its field's new values (`FieldValues`), and
+ * the engine stores them into the run's private copy only once the operator has returned, so a failed
+ * operator cannot leave a half-changed document behind.
  */
 export type MappingDocument = Record<string, string[]>;
+
+/** What an operator answers: its field's new values (a new array), or undefined for no change. */
+export type FieldValues = string[] | undefined;
 
 /**
  * A deep copy detached from the caller's object. The copy has a null prototype, so field keys such as
@@ -23,16 +27,13 @@ export function getValues(document: MappingDocument, field: string): readonly st
   return Object.hasOwn(document, field) ? document[field] : undefined;
 }
 
-/** A new document equal to `document` with `field` set to `values` (the input is left untouched). */
-export function withValues(
-  document: MappingDocument,
-  field: string,
-  values: readonly string[],
-): MappingDocument {
-  // A loop rather than Object.assign, which is several times slower into a null-prototype object.
-  const copy = Object.create(null) as MappingDocument;
-  for (const [key, existing] of Object.entries(document)) copy[key] = existing;
-  copy[field] = [...values];
+/**
+ * A new document equal to `document` with an operator's answer for `field` applied (the input is left
+ * untouched): what one operator alone makes of a document.
+ */
+export function withAnswer(document: MappingDocument, field: string, values: FieldValues): MappingDocument {
+  const copy = cloneDocument(document);
+  if (values !== undefined) copy[field] = [...values];
   return copy;
 }
 

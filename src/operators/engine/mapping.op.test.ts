@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MappingOperator } from '../operator.js';
-import type { MappingDocument } from './mapping-document.js';
+import { withAnswer, type MappingDocument } from './mapping-document.js';
 import { applyMapping } from './mapping.op.js';
 
 const op: MappingOperator = {
@@ -32,11 +32,11 @@ describe('MAPPING_OP', () => {
     ['is a no-op on an absent field', { title: ['article'] }, { title: ['article'] }],
   ])('%s', (_label, input, expected) => {
     const snapshot = structuredClone(input);
-    expect(applyMapping(input, op)).toEqual(expected);
+    expect(withAnswer(input, op.field, applyMapping(input, op))).toEqual(expected);
     expect(input).toEqual(snapshot);
   });
 
   it('is a no-op with an empty mapping', () => {
-    expect(applyMapping({ type: ['article'] }, { ...op, mapping: {} })).toEqual({ type: ['article'] });
+    expect(applyMapping({ type: ['article'] }, { ...op, mapping: {} })).toEqual(['article']);
   });
 });

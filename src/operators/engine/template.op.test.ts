@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ValueOperator } from '../operator.js';
-import type { MappingDocument } from './mapping-document.js';
+import { withAnswer, type MappingDocument } from './mapping-document.js';
 import { applyTemplate, compileTemplate } from './template.op.js';
 
 function op(value: string, field = 'citation'): ValueOperator {
@@ -70,7 +70,7 @@ describe('TEMPLATE_OP', () => {
     ['does not resolve inherited members as fields', '{{toString}}', {}, {}],
   ])('%s', (_label, template, input, expected) => {
     const snapshot = structuredClone(input);
-    expect(applyTemplate(input, op(template))).toEqual(expected);
+    expect(withAnswer(input, 'citation', applyTemplate(input, op(template)))).toEqual(expected);
     expect(input).toEqual(snapshot);
   });
 

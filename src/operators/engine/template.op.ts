@@ -1,6 +1,6 @@
 import { memoize } from '../../shared/memoize.js';
 import type { ValueOperator } from '../operator.js';
-import { getValues, withValues, type MappingDocument } from './mapping-document.js';
+import { getValues, type FieldValues, type MappingDocument } from './mapping-document.js';
 
 /**
  * `{{key}}` placeholders. Braces are excluded from the key, which is the tightest (non-greedy) match and also
@@ -52,9 +52,9 @@ const parseTemplate = memoize((template: string): ParsedTemplate => {
  * TEMPLATE_OP: sets `field = [filled template]` only when the field is absent or empty; never overwrites.
  * A template without placeholders sets its literal text (SAGE did nothing, against its evident intent).
  */
-export function applyTemplate(document: MappingDocument, operator: ValueOperator): MappingDocument {
+export function applyTemplate(document: MappingDocument, operator: ValueOperator): FieldValues {
   const current = getValues(document, operator.field);
-  if (current !== undefined && current.length > 0) return document;
+  if (current !== undefined && current.length > 0) return undefined;
   const filled = compileTemplate(operator.value, document);
-  return filled === undefined ? document : withValues(document, operator.field, [filled]);
+  return filled === undefined ? undefined : [filled];
 }
