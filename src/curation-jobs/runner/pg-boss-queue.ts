@@ -74,6 +74,7 @@ export class PgBossJobQueue implements JobQueue {
   private started = false;
   private stopping = false;
   private closed = false;
+  private stopped: Promise<void> | undefined;
   /** The idle slots' alarms: calling one wakes that slot before its next poll. */
   private readonly sleepers = new Set<() => void>();
 
@@ -135,8 +136,13 @@ export class PgBossJobQueue implements JobQueue {
     if (!delayed) this.wakeSlots();
   }
 
-  async stop(graceMs = DEFAULT_GRACE_MS): Promise<void> {
-    if (this.stopping) return;
+  stop(graceMs = DEFAULT_GRACE_MS): Promise<void> {
+    // A second caller (the app closing while a test stops it) waits for the same stop.
+    this.stopped ??= this.shutDown(graceMs);
+    return this.stopped;
+  }
+
+  private async shutDown(graceMs: number): Promise<void> {
     this.stopping = true;
     this.wakeSlots();
     let timer: NodeJS.Timeout | undefined;
