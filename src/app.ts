@@ -9,6 +9,11 @@ import { startAttemptPurge } from './auth/attempt-purge.js';
 import { AuthService, DEFAULT_AUTH_SETTINGS } from './auth/auth.service.js';
 import { LoginAttemptStore, SessionStore } from './auth/session.store.js';
 import { TokenAuthorizer } from './auth/token-authorizer.js';
+import { AudienceCheck } from './events/event-audience.js';
+import { DEFAULT_EVENT_STREAM_SETTINGS, type EventStreamSettings } from './events/event-stream.js';
+import { EventTicketStore } from './events/event-ticket.store.js';
+import { eventRoutes, TicketAuthorizer } from './events/events.routes.js';
+import { createServiceEvents } from './events/service-events.js';
 import { healthRoutes } from './health/health.routes.js';
 import { createHttpServer } from './http/server.js';
 import { internalMetadataRoutes } from './internal-metadata/internal-metadata.routes.js';
@@ -57,6 +62,8 @@ export interface AppOptions {
   readonly onQuery?: () => void;
   /** Handed the database's change signal (tests wait on it for another instance's writes). */
   readonly onDataVersion?: (version: DataVersion) => void;
+  /** The event streams' settings (tests shorten the keep-alive). */
+  readonly events?: Partial<EventStreamSettings>;
 }
 
 /**
@@ -82,6 +89,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await db.destroy();
     throw error;
   }
+  // Every change made through the service is announced on this bus (DECISIONS.md §10).
+  const events = createServiceEvents(config.database, db, (message) => {
+    warn(message);
+  });
+  await events.start();
 
   const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db));
   const operatorStore = new OperatorStore(db);
@@ -91,14 +103,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     new SchemaStore(db),
     (schemaId) => viewStore.namesUsingSchema(schemaId),
     new PropertyLookup(new VocabularyFetcher({ allowedHosts: config.vocabularyFetchAllowedHosts })),
+    events.bus,
   );
   const userStore = new UserStore(db);
   const auth = new AuthService(userStore, new SessionStore(db), new LoginAttemptStore(db), {
     ...DEFAULT_AUTH_SETTINGS,
     tokenTtlMs: config.tokenTtlMinutes * 60_000,
   });
-  const users = new UserService(userStore, (userId) => auth.revokeAll(userId));
-  const authorizer = new TokenAuthorizer(auth);
+  const users = new UserService(userStore, (userId) => auth.revokeAll(userId), events.bus);
+  const tickets = new EventTicketStore(db);
+  // GET /events also takes a one-time ticket (browsers' EventSource sends no headers).
+  const authorizer = new TicketAuthorizer(new TokenAuthorizer(auth), tickets);
   const cipher = new PasswordCipher(resolveSecret(config));
   // The connections of every repository adapter; closed with the app.
   const agents = new AgentPool();
@@ -113,6 +128,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn: (message) => {
       warn(message);
     },
+    events: events.bus,
   });
   const apply = new OperatorApplyService(
     operatorStore,
@@ -120,7 +136,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     (viewId) => views.typeOf(viewId),
   );
   // Renders of views answered in process are kept until the next write to the database (issue 10).
-  const context = new ContextService(views, { dataVersion: dataVersionOf(db) });
+  const context = new ContextService(views, { dataVersion: dataVersionOf(db), events: events.bus });
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
   const repository: EmbeddedRepository | undefined = config.embeddedRepository
     ? {
@@ -163,6 +179,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       repositoryViewRoutes(views),
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      eventRoutes({
+        hub: events.hub,
+        audience: new AudienceCheck(async (viewId) => (await viewStore.findById(viewId))?.curatorIds),
+        tickets,
+        settings: { ...DEFAULT_EVENT_STREAM_SETTINGS, ...options.events },
+      }),
       ...(rest === undefined ? [] : [rest.routes]),
     ],
   });
@@ -186,6 +208,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await reaper?.stop();
     await repository?.updates.close();
     await agents.close();
+    await events.close();
     await db.destroy();
   });
   try {

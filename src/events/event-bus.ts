@@ -3,16 +3,21 @@
  * reaches `GET /events` subscribers that may read it. On PostgreSQL the bus also fans events out to the other
  * instances on the same database (LISTEN/NOTIFY); on SQLite it stays in process.
  */
+import type { Role } from '../auth/roles.js';
+
 export type EventAction = 'CREATE' | 'UPDATE' | 'DELETE' | 'PROGRESS';
 
 /**
  * Who may see an event: the same rule as reading it through the API. `admin`: administrators only (plus
- * `userId`, a user's own record); `view`: administrators and the view's curators; `signedIn`: every
+ * `userId`, a user's own record); `view`: administrators and the view's curators (as they are when the
+ * event is delivered, plus `curatorIds`: a deleted view has no curators left to look up); `role`: every
+ * signed-in user with at least that role (schemas: curators, as `GET /schema`); `signedIn`: every
  * signed-in user.
  */
 export type EventAudience =
   | { readonly kind: 'admin'; readonly userId?: number }
-  | { readonly kind: 'view'; readonly viewId: number }
+  | { readonly kind: 'view'; readonly viewId: number; readonly curatorIds?: readonly number[] }
+  | { readonly kind: 'role'; readonly role: Role }
   | { readonly kind: 'signedIn' };
 
 export interface ServiceEvent {
@@ -31,3 +36,6 @@ export interface EventBus {
   /** Never throws and never waits: a lost event must not fail the change that caused it. */
   publish(event: ServiceEvent): void;
 }
+
+/** The bus of a service built without one (unit tests, the CLI): events go nowhere. */
+export const NO_EVENTS: EventBus = { publish: () => undefined };

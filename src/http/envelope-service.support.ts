@@ -57,6 +57,14 @@ export const SERVICE_CASES: Record<string, RouteCases> = {
       status: 'UNAUTHORIZED',
     },
   },
+  'POST /events/ticket': {
+    success: () => Promise.resolve({ method: 'POST', url: '/events/ticket' }),
+    failure: {
+      call: { method: 'POST', url: '/events/ticket', token: null },
+      http: 401,
+      status: 'UNAUTHORIZED',
+    },
+  },
   'GET /user/credentials': {
     success: () => Promise.resolve({ method: 'GET', url: '/user/credentials' }),
     failure: {

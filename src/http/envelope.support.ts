@@ -33,10 +33,15 @@ export interface CurrentView {
 /**
  * Documentation routes answer documents, not envelopes; they still carry the security headers. The
  * embedded repository under /rest is skipped too: it answers LDP (Fedora) responses, not envelopes
- * (DECISIONS.md §2), and has its own conformance suite in src/embedded-repository/.
+ * (DECISIONS.md §2), and has its own conformance suite in src/embedded-repository/. So is the event
+ * stream (`GET /events`), which never ends: src/events/events.routes.test.ts checks its envelopes.
  */
 export const isDocumentation = (url: string) =>
-  url === '/openapi.json' || url.startsWith('/docs') || url === '/rest' || url.startsWith('/rest/');
+  url === '/openapi.json' ||
+  url.startsWith('/docs') ||
+  url === '/rest' ||
+  url.startsWith('/rest/') ||
+  url === '/events';
 
 export function expectHeaders(headers: Record<string, unknown>) {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(headers[name], name).toBe(value);

@@ -82,6 +82,11 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'POST /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
   'PATCH /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
   'DELETE /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
+
+  // Each event is delivered only to whom may read it (src/events/event-audience.ts). GET /events also
+  // accepts a one-time ticket instead of the header (events.routes.ts: TicketAuthorizer), never a token.
+  'GET /events': 'ROLE_USER',
+  'POST /events/ticket': 'ROLE_USER',
 };
 
 /**

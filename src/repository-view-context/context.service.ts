@@ -1,5 +1,7 @@
 import type { Principal } from '../auth/roles.js';
 import type { DataVersion } from '../db/data-version.js';
+import { contextEvent } from '../events/change-events.js';
+import { NO_EVENTS, type EventAction, type EventBus } from '../events/event-bus.js';
 import type {
   BinaryContent,
   ChildStatement,
@@ -39,6 +41,8 @@ export interface ContextServiceOptions {
    */
   readonly dataVersion?: DataVersion;
   readonly renderCache?: RenderCacheLimits;
+  /** Where each write is announced (`context/<viewId>` events; default: nowhere). */
+  readonly events?: EventBus;
 }
 
 /**
@@ -48,12 +52,14 @@ export interface ContextServiceOptions {
 export class ContextService {
   /** Built contexts of in-process views (undefined: the database cannot tell when to drop them). */
   readonly renders: RenderCache | undefined;
+  private readonly events: EventBus;
 
   constructor(
     private readonly views: RepositoryViewService,
     options: ContextServiceOptions = {},
   ) {
     const { dataVersion } = options;
+    this.events = options.events ?? NO_EVENTS;
     this.renders =
       dataVersion?.watchesRepository === true ? new RenderCache(dataVersion, options.renderCache) : undefined;
   }
@@ -145,13 +151,19 @@ export class ContextService {
       const { predicate, object } = item as Record<string, unknown>;
       return { predicate: parseIri(predicate, 'predicate'), object: parseObject(object) };
     });
-    await session.opened.adapter.createChild(session.context.uri, statements, session.context.tx);
+    const child = await session.opened.adapter.createChild(
+      session.context.uri,
+      statements,
+      session.context.tx,
+    );
+    this.changed(session, 'CREATE', child, 'Resource created');
     return this.read(session);
   }
 
   async addMetadata(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
     const triple = this.aboutContext(session, body);
     await session.opened.adapter.updateTriples(session.context.uri, [], [triple], session.context.tx);
+    this.changed(session, 'UPDATE', session.context.uri, 'Metadata added');
     return this.read(session);
   }
 
@@ -165,12 +177,14 @@ export class ContextService {
     const old = this.aboutContext(session, body);
     const replacement = DataFactory.quad(old.subject, old.predicate, parseObject(value) as typeof old.object);
     await session.opened.adapter.updateTriples(session.context.uri, [old], [replacement], session.context.tx);
+    this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated');
     return this.read(session);
   }
 
   async deleteMetadata(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
     const triple = this.aboutContext(session, body);
     await session.opened.adapter.updateTriples(session.context.uri, [triple], [], session.context.tx);
+    this.changed(session, 'UPDATE', session.context.uri, 'Metadata deleted');
     return this.read(session);
   }
 
@@ -182,6 +196,7 @@ export class ContextService {
       );
     const update = vetContextUpdate(body, session.context.uri);
     await session.opened.adapter.runUpdate(session.context.uri, update, session.context.tx);
+    this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated by a query');
     return this.read(session);
   }
 
@@ -193,7 +208,8 @@ export class ContextService {
     session: ContextSession,
     file: { content: Readable; filename: string; contentType: string },
   ): Promise<RepositoryViewContext> {
-    await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
+    const binary = await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
+    this.changed(session, 'CREATE', binary, 'File uploaded');
     return this.read(session);
   }
 
@@ -206,6 +222,7 @@ export class ContextService {
     if (session.context.isRoot && session.caller.role !== 'ROLE_ADMIN')
       throw new ForbiddenError('Only an administrator may delete the root of a repository view');
     await session.opened.adapter.delete(session.context.uri, session.context.tx);
+    this.changed(session, 'DELETE', session.context.uri, 'Resource deleted');
     if (session.context.tx !== undefined)
       await requireFacet(session.opened.adapter, 'transactions').refresh(session.context.tx);
   }
@@ -226,11 +243,13 @@ export class ContextService {
   async commitTransaction(session: ContextSession): Promise<void> {
     const tx = requireTx(session);
     await transactionsOf(session).commit(tx);
+    this.changed(session, 'UPDATE', session.context.uri, 'Transaction committed', false);
   }
 
   async rollbackTransaction(session: ContextSession): Promise<void> {
     const tx = requireTx(session);
     await transactionsOf(session).rollback(tx);
+    this.changed(session, 'UPDATE', session.context.uri, 'Transaction rolled back', false);
   }
 
   async createVersion(session: ContextSession, name: string | undefined): Promise<RepositoryViewContext> {
@@ -239,7 +258,8 @@ export class ContextService {
       throw new BadRequestError(
         'A version name must be at most 200 characters without spaces, slashes, ? or #',
       );
-    await requireFacet(session.opened.adapter, 'versions').create(session.context.uri, label);
+    const version = await requireFacet(session.opened.adapter, 'versions').create(session.context.uri, label);
+    this.changed(session, 'CREATE', version.uri, 'Version created');
     return this.read(session);
   }
 
@@ -247,11 +267,28 @@ export class ContextService {
   async restoreVersion(session: ContextSession): Promise<RepositoryViewContext> {
     const resource = await requireFacet(session.opened.adapter, 'versions').restore(session.context.uri);
     const context = resolveContextUri(session.opened.view.rootUri, resource);
+    this.changed(session, 'UPDATE', context.uri, 'Version restored');
     return this.read({ ...session, context });
   }
 
   async deleteVersion(session: ContextSession): Promise<void> {
     await requireFacet(session.opened.adapter, 'versions').delete(session.context.uri);
+    this.changed(session, 'DELETE', session.context.uri, 'Version deleted');
+  }
+
+  /**
+   * Announces a write to the view's curators. Inside a transaction nothing is visible to others until
+   * the commit, which is announced too; the message says so.
+   */
+  private changed(
+    session: ContextSession,
+    action: EventAction,
+    uri: string,
+    message: string,
+    inTransaction = session.context.tx !== undefined,
+  ): void {
+    const text = inTransaction ? `${message} in a transaction (seen once committed)` : message;
+    this.events.publish(contextEvent(session.opened.view.id, action, uri, text));
   }
 
   /** A body triple about the context itself (its subject may be given relative to the view's root). */

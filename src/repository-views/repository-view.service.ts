@@ -10,6 +10,8 @@ import { businessInvalid as invalid, businessMessages as msg } from '../shared/b
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
 import type { BusinessOperation, ValidationCollector } from '../shared/validation.js';
 import type { DetectedDialect } from '../shared/fedora-dialect.js';
+import { repositoryViewEvent } from '../events/change-events.js';
+import { NO_EVENTS, type EventAction, type EventBus } from '../events/event-bus.js';
 import { toUserJson, type User } from '../users/user.js';
 import type { PasswordCipher } from './password-cipher.js';
 import { ENTITY, isRepositoryKind, type RepositoryView } from './repository-view.js';
@@ -26,6 +28,8 @@ export interface RepositoryViewDependencies {
   readonly createAdapter: (view: AdapterView) => RepositoryAdapter;
   /** Where a failure that must not fail the request is told (storing a detected dialect). */
   readonly warn?: (message: string) => void;
+  /** Where each change is announced (`repository-view` events; default: nowhere). */
+  readonly events?: EventBus;
 }
 
 /** A view with everything a context needs: the adapter and the metadata prefixes of its schemas. */
@@ -73,11 +77,14 @@ export class RepositoryViewService {
     if (input !== undefined) await this.checkReferences(input, collector);
     if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
     const password = input.password.kind === 'set' ? this.cipher.encrypt(input.password.value) : null;
+    let created: RepositoryView;
     try {
-      return await this.store.insert(record(input, undefined), password);
+      created = await this.store.insert(record(input, undefined), password);
     } catch (error) {
       throw nameRace(error, 'CREATE', input.name);
     }
+    await this.announce('CREATE', created);
+    return created;
   }
 
   async update(body: Body, caller: Principal): Promise<RepositoryView> {
@@ -131,12 +138,17 @@ export class RepositoryViewService {
       throw nameRace(error, 'UPDATE', input.name);
     }
     if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
+    await this.announce('UPDATE', updated);
     return updated;
   }
 
   async delete(body: CheckedBody<{ id?: number | null }>): Promise<void> {
     const id = deleteId(body, ENTITY);
-    if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
+    // Read first: its curators hear of the deletion.
+    const existing = await this.store.findById(id);
+    if (existing === undefined || !(await this.store.delete(id)))
+      throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
+    await this.announce('DELETE', existing);
   }
 
   /** Names of the views using a schema, for the schema capability's deletion rule. */
@@ -255,6 +267,22 @@ export class RepositoryViewService {
         detectedDialect: view.detectedDialect,
       };
     });
+  }
+
+  /**
+   * Publishes a change with the view as the API answers it. Presenting reads the schemas and users
+   * (kept in memory while unchanged); should that fail, the event goes out without its payload rather
+   * than failing a change already made.
+   */
+  private async announce(action: EventAction, view: RepositoryView): Promise<void> {
+    const json =
+      action === 'DELETE'
+        ? undefined
+        : await this.present([view]).then(
+            ([presented]) => presented,
+            () => undefined,
+          );
+    (this.deps.events ?? NO_EVENTS).publish(repositoryViewEvent(action, view, json));
   }
 
   /** Names are unique; checked even when other input fails, so all problems are reported together. */

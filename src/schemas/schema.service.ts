@@ -1,4 +1,6 @@
 import { isForeignKeyViolation, isUniqueViolation } from '../db/sql-errors.js';
+import { schemaEvent } from '../events/change-events.js';
+import { NO_EVENTS, type EventBus } from '../events/event-bus.js';
 import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
@@ -27,6 +29,8 @@ export class SchemaService {
     private readonly store: SchemaStore,
     private readonly findViewsUsingSchema: FindViewsUsingSchema,
     private readonly propertySource: PropertySource,
+    /** Where each change is announced (`schema` events; default: nowhere). */
+    private readonly events: EventBus = NO_EVENTS,
   ) {}
 
   /** Sorted by name (see compareByText for the exact order). Frozen, may be shared. */
@@ -61,11 +65,14 @@ export class SchemaService {
       collector.business('CREATE', abbreviationTaken(input.abbreviation));
     }
     if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
+    let created: Schema;
     try {
-      return await this.store.insert(input);
+      created = await this.store.insert(input);
     } catch (error) {
       throw abbreviationRace(error, 'CREATE', input.abbreviation);
     }
+    this.events.publish(schemaEvent('CREATE', created));
+    return created;
   }
 
   /** A full replace, properties included. */
@@ -92,6 +99,7 @@ export class SchemaService {
       throw abbreviationRace(error, 'UPDATE', input.abbreviation);
     }
     if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
+    this.events.publish(schemaEvent('UPDATE', updated));
     return updated;
   }
 
@@ -111,6 +119,7 @@ export class SchemaService {
       throw error;
     }
     if (!deleted) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
+    this.events.publish(schemaEvent('DELETE', { id }));
   }
 
   private async refuseWhenInUse(id: number): Promise<void> {

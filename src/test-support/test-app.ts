@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app.js';
+import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig, type Config } from '../config/config.js';
 import type { DataVersion } from '../db/data-version.js';
 import { PostgresChangeFeed } from '../db/postgres-change-feed.js';
@@ -29,7 +29,11 @@ const defaultTokens = new WeakMap<FastifyInstance, string>();
 /** A real app on a fresh database of the dialect under test; no port is opened. */
 export async function buildTestApp(
   overrides: Partial<Config> = {},
-  options: { beforeReady?: (app: FastifyInstance) => void; onQuery?: () => void } = {},
+  options: {
+    beforeReady?: (app: FastifyInstance) => void;
+    onQuery?: () => void;
+    events?: AppOptions['events'];
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   // Every app gets a data directory of its own (the embedded repository keeps binaries and its password
@@ -48,6 +52,7 @@ export async function buildTestApp(
   const app = await buildApp(config, {
     logger: false,
     onQuery: options.onQuery,
+    events: options.events,
     onDataVersion: (v) => (version = v),
   });
   options.beforeReady?.(app);

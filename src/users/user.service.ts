@@ -1,5 +1,7 @@
 import { isUniqueViolation } from '../db/sql-errors.js';
 import type { Principal } from '../auth/roles.js';
+import { userEvent } from '../events/change-events.js';
+import { NO_EVENTS, type EventBus } from '../events/event-bus.js';
 import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { compareByText } from '../shared/compare.js';
@@ -24,6 +26,8 @@ export class UserService {
   constructor(
     private readonly store: UserStore,
     private readonly revokeSessions: (userId: number) => Promise<void>,
+    /** Where each change is announced (`user` events; default: nowhere). */
+    private readonly events: EventBus = NO_EVENTS,
   ) {}
 
   async list(): Promise<User[]> {
@@ -47,8 +51,9 @@ export class UserService {
       throw new ValidationFailedError(collector.results());
     }
     const { password, role } = value;
+    let created: User;
     try {
-      return await this.store.insert({
+      created = await this.store.insert({
         username,
         passwordHash: await hashPassword(password),
         role,
@@ -58,6 +63,8 @@ export class UserService {
       if (isUniqueViolation(error)) throw invalid('CREATE', msg.valueExists(ENTITY, 'username', username));
       throw error;
     }
+    this.events.publish(userEvent('CREATE', created));
+    return created;
   }
 
   /**
@@ -119,6 +126,7 @@ export class UserService {
     if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
     // A role change must take effect at once: the user signs in again with the new role.
     if (updated.role !== existing.role) await this.revokeSessions(updated.id);
+    this.events.publish(userEvent('UPDATE', updated));
     return updated;
   }
 
@@ -131,6 +139,7 @@ export class UserService {
     const outcome = await this.store.deleteKeepingAnAdmin(existing.id);
     if (outcome === 'last-admin') throw invalid('DELETE', 'The last administrator cannot be deleted');
     if (outcome === 'missing') throw invalid('DELETE', msg.doesNotExist(ENTITY, existing.id));
+    this.events.publish(userEvent('DELETE', { id: existing.id }));
   }
 
   /** Checks the current password, stores the new one and ends every session of the user. */
@@ -144,6 +153,7 @@ export class UserService {
     }
     await this.store.setPasswordHash(found.user.id, await hashPassword(next));
     await this.revokeSessions(found.user.id);
+    this.events.publish(userEvent('UPDATE', found.user, 'Password changed'));
   }
 }
 
