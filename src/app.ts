@@ -9,6 +9,7 @@ import { startAttemptPurge } from './auth/attempt-purge.js';
 import { AuthService, DEFAULT_AUTH_SETTINGS } from './auth/auth.service.js';
 import { LoginAttemptStore, SessionStore } from './auth/session.store.js';
 import { TokenAuthorizer } from './auth/token-authorizer.js';
+import { createCurationJobs } from './curation-jobs/curation-jobs.js';
 import { AudienceCheck } from './events/event-audience.js';
 import { DEFAULT_EVENT_STREAM_SETTINGS, type EventStreamSettings } from './events/event-stream.js';
 import { EventTicketStore } from './events/event-ticket.store.js';
@@ -137,6 +138,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
   // Renders of views answered in process are kept until the next write to the database (issue 10).
   const context = new ContextService(views, { dataVersion: dataVersionOf(db), events: events.bus });
+  // Curation jobs (issue 12): run in this process; recovery resumes those a restart interrupted.
+  const jobs = createCurationJobs({
+    db,
+    config,
+    views,
+    operators: operatorStore,
+    events: events.bus,
+    warn: (message) => {
+      warn(message);
+    },
+  });
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
   const repository: EmbeddedRepository | undefined = config.embeddedRepository
     ? {
@@ -179,6 +191,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       repositoryViewRoutes(views),
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      jobs.routes,
       eventRoutes({
         hub: events.hub,
         audience: new AudienceCheck(async (viewId) => (await viewStore.findById(viewId))?.curatorIds),
@@ -204,6 +217,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       : startTransactionReaper(repository.store, rest.release, app.log);
   // Every agent, timer and thread the app owns stops here, the database last.
   app.addHook('onClose', async () => {
+    // Jobs first: a running one still talks to the repository and the database.
+    await jobs.stop();
     local?.detach();
     await reaper?.stop();
     await repository?.updates.close();
@@ -225,6 +240,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         schemaIds: seeded.map((schema) => schema.id),
       });
     }
+    await jobs.start();
   } catch (error) {
     await app.close();
     throw error;

@@ -80,6 +80,16 @@ export interface Config {
    * addresses/CIDR ranges. Fastify's `trustProxy`.
    */
   readonly trustProxy: false | number | readonly string[];
+  /**
+   * Curation jobs (DECISIONS.md §9): requests in flight per job toward the repository (4), the most
+   * resources one job may cover (10 000), how long a runner's lease on a job lasts without renewal, in
+   * seconds (30: a job whose runner died is resumed after about that long), and how many jobs one
+   * instance runs at once (2).
+   */
+  readonly jobConcurrency: number;
+  readonly jobMaxResources: number;
+  readonly jobLeaseSeconds: number;
+  readonly jobWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -201,6 +211,10 @@ export function loadConfig(env: Env): Config {
     loginRatePerAddress: integer('SCRIPTORIUM_LOGIN_RATE_PER_ADDRESS', 30, 1, 100_000),
     loginRateGlobal: integer('SCRIPTORIUM_LOGIN_RATE_GLOBAL', 300, 1, 1_000_000),
     trustProxy: trustedProxies(env.SCRIPTORIUM_TRUST_PROXY, problems),
+    jobConcurrency: integer('SCRIPTORIUM_JOB_CONCURRENCY', 4, 1, 64),
+    jobMaxResources: integer('SCRIPTORIUM_JOB_MAX_RESOURCES', 10_000, 1, 10_000_000),
+    jobLeaseSeconds: integer('SCRIPTORIUM_JOB_LEASE_SECONDS', 30, 3, 3_600),
+    jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.
   // Never echo it.

@@ -34,6 +34,16 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'GET /schema/:id': 'ROLE_CURATOR',
   'GET /schema/properties': 'ROLE_CURATOR',
 
+  // Curation jobs (DECISIONS.md §9): ADMIN, or a curator of the job's view (checked in the service).
+  'POST /curation-job': 'ROLE_CURATOR',
+  'GET /curation-job': 'ROLE_CURATOR',
+  'GET /curation-job/:id': 'ROLE_CURATOR',
+  'GET /curation-job/:id/changes': 'ROLE_CURATOR',
+  'GET /curation-job/:id/report': 'ROLE_CURATOR',
+  'POST /curation-job/:id/apply': 'ROLE_CURATOR',
+  'POST /curation-job/:id/undo': 'ROLE_CURATOR',
+  'POST /curation-job/:id/cancel': 'ROLE_CURATOR',
+
   'GET /user/credentials': 'ROLE_USER',
   'POST /user/password': 'ROLE_USER',
   'GET /user/all': 'ROLE_ADMIN',

@@ -1,0 +1,410 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
+
+const TITLE = 'http://purl.org/dc/terms/title';
+const q = (uri: string) => `contextUri=${encodeURIComponent(uri)}`;
+
+interface Job {
+  id: number;
+  kind: string;
+  state: string;
+  repositoryViewId: number;
+  contextUri: string;
+  dryRun: boolean;
+  operators: number[];
+  progress: { total: number; done: number; changed: number; failed: number };
+  message: string | null;
+}
+interface Change {
+  contextUri: string;
+  removed: { subject: string; predicate: string; object: string }[];
+  added: { subject: string; predicate: string; object: string }[];
+  error: string | null;
+}
+
+let t: TestApp;
+let view: EmbeddedView;
+let otherViewId: number;
+let ldpViewId: number;
+let titleOperator: number;
+let collection: string;
+let records: string[];
+let curator: { id: number; token: string };
+let otherCurator: { id: number; token: string };
+let user: { id: number; token: string };
+
+function ok(response: { body: string; json: () => unknown }): Record<string, unknown> {
+  const envelope = body(response as never);
+  expect(envelope.meta.status, response.body).toBe('SUCCESS');
+  return envelope.payload;
+}
+
+async function createView(name: string, type: 'FEDORA' | 'LDP', curators: number[]): Promise<number> {
+  const payload = ok(
+    await sendJson(t.app, 'POST', '/repository-view', {
+      type,
+      name,
+      rootUri: `http://127.0.0.1:9/${name}/`,
+      curators: curators.map((id) => ({ id })),
+    }),
+  );
+  return (payload.RepositoryView as { id: number }).id;
+}
+
+async function titlesOf(uris: readonly string[]): Promise<string[]> {
+  const titles: string[] = [];
+  for (const uri of uris) {
+    const context = ok(await sendJson(t.app, 'GET', `${view.prefix}?${q(uri)}`)).RepositoryViewContext as {
+      metadata: { predicate: string; object: string }[];
+    };
+    titles.push(...context.metadata.filter((m) => m.predicate === TITLE).map((m) => m.object));
+  }
+  return titles;
+}
+
+async function until(id: number, states: readonly string[], token?: string): Promise<Job> {
+  for (let i = 0; i < 400; i++) {
+    const job = ok(await sendJson(t.app, 'GET', `/curation-job/${id}`, undefined, { token }))
+      .CurationJob as Job;
+    if (states.includes(job.state)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`job ${id} never reached ${states.join('/')}`);
+}
+
+function mappingJob(overrides: Record<string, unknown> = {}) {
+  return {
+    repositoryViewId: view.viewId,
+    contextUri: collection,
+    scope: 'CHILDREN',
+    kind: 'MAPPING',
+    operators: [titleOperator],
+    ...overrides,
+  };
+}
+
+async function previewed(token?: string): Promise<Job> {
+  const job = ok(await sendJson(t.app, 'POST', '/curation-job', mappingJob(), { token })).CurationJob as Job;
+  return until(job.id, ['PREVIEWED'], token);
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  view = await listenWithEmbeddedView(t, 'Jobs (routes)');
+  curator = await createUser(t, 'ROLE_CURATOR');
+  otherCurator = await createUser(t, 'ROLE_CURATOR');
+  user = await createUser(t, 'ROLE_USER');
+  ok(
+    await sendJson(t.app, 'PUT', '/repository-view', {
+      ...(ok(await sendJson(t.app, 'GET', `/repository-view/${view.viewId}`)).RepositoryView as object),
+      password: null,
+      curators: [{ id: curator.id }],
+    }),
+  );
+  otherViewId = await createView('other', 'FEDORA', [otherCurator.id]);
+  ldpViewId = await createView('solid', 'LDP', []);
+  titleOperator = (
+    ok(
+      await sendJson(t.app, 'POST', '/operators', {
+        type: 'CONSTANT_OP',
+        name: 'Title: catalogued',
+        field: 'dcterms:title',
+        value: 'Catalogued',
+      }),
+    ).ConstantOp as { id: number }
+  ).id;
+  const root = ok(
+    await sendJson(t.app, 'POST', `${view.prefix}/children?${q('')}`, [
+      { predicate: TITLE, object: 'Collection' },
+    ]),
+  ).RepositoryViewContext as { children: { triple: { object: string } }[] };
+  collection = root.children.map((c) => c.triple.object).at(-1) ?? '';
+  records = [];
+  for (let n = 1; n <= 5; n++) {
+    const parent = ok(
+      await sendJson(t.app, 'POST', `${view.prefix}/children?${q(collection)}`, [
+        { predicate: TITLE, object: `"Record ${n}"@en` },
+      ]),
+    ).RepositoryViewContext as { children: { triple: { object: string } }[] };
+    // The new child: the one not seen before (children are not listed in creation order).
+    const added = parent.children.map((c) => c.triple.object).filter((uri) => !records.includes(uri));
+    records.push(...added);
+  }
+  expect(records).toHaveLength(5);
+  records.sort();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('POST /curation-job validation', () => {
+  it('reports every missing or malformed field at once and stores nothing', async () => {
+    const missing = body(await sendJson(t.app, 'POST', '/curation-job', {}));
+    expect(missing.meta.status).toBe('INVALID');
+    expect(missing.payload.ValidationResults).toEqual({
+      valid: false,
+      messages: {
+        repositoryViewId: { required: 'A curation job requires a repositoryViewId' },
+        contextUri: { required: 'A curation job requires a contextUri' },
+        scope: { required: 'A curation job requires a scope' },
+        kind: { required: 'A curation job requires a kind' },
+      },
+    });
+    const wrong = body(
+      await sendJson(
+        t.app,
+        'POST',
+        '/curation-job',
+        mappingJob({ kind: 'SPELLING', scope: 'ALL', dryRun: 'yes' }),
+      ),
+    );
+    expect((wrong.payload.ValidationResults as { messages: unknown }).messages).toEqual({
+      kind: { type: "A curation job's kind must be one of MAPPING, FIXITY" },
+      scope: { type: "A curation job's scope must be one of RESOURCE, CHILDREN, SUBTREE" },
+      dryRun: { type: "A curation job's dryRun must be true or false" },
+    });
+    expect(ok(await sendJson(t.app, 'GET', '/curation-job'))['ArrayList<CurationJob>']).toEqual([]);
+  });
+
+  it('checks the view, the context, the operators and the kind against each other', async () => {
+    const messages = async (job: Record<string, unknown>, token?: string) =>
+      (
+        body(await sendJson(t.app, 'POST', '/curation-job', job, { token })).payload.ValidationResults as {
+          messages: Record<string, Record<string, string>>;
+        }
+      ).messages;
+    expect(await messages(mappingJob({ repositoryViewId: 999 }))).toEqual({
+      repositoryViewId: { exists: 'RepositoryView with id 999 does not exist' },
+    });
+    // A curator of another view learns nothing about this one.
+    expect(await messages(mappingJob(), otherCurator.token)).toEqual({
+      repositoryViewId: { exists: `RepositoryView with id ${view.viewId} does not exist` },
+    });
+    expect(
+      (await messages(mappingJob({ contextUri: 'http://elsewhere.example/x' }))).contextUri?.pattern,
+    ).toMatch(/contextUri must be on http:\/\/127\.0\.0\.1/);
+    expect((await messages(mappingJob({ contextUri: '../up' }))).contextUri?.pattern).toMatch(/\.\./);
+    expect(await messages(mappingJob({ operators: [] }))).toEqual({
+      operators: { required: 'A MAPPING job requires at least one operator' },
+    });
+    expect(await messages(mappingJob({ operators: [titleOperator, 4040, 4041] }))).toEqual({
+      operators: { exists: 'Operator with id 4040 does not exist; Operator with id 4041 does not exist' },
+    });
+    const bare = (
+      ok(
+        await sendJson(t.app, 'POST', '/operators', {
+          type: 'DEFAULT_OP',
+          name: 'Bare field',
+          field: 'title',
+          value: 'x1',
+        }),
+      ).DefaultOp as { id: number }
+    ).id;
+    expect((await messages(mappingJob({ operators: [bare] }))).operators?.pattern).toBe(
+      `Operator ${bare} (Bare field) has the field "title", which is neither abbreviation:localName of one of the view's schemas (dc, dcterms) nor an absolute IRI`,
+    );
+    expect(await messages(mappingJob({ kind: 'FIXITY' }))).toEqual({
+      operators: { type: 'A FIXITY job takes no operators' },
+    });
+    expect(
+      await messages({ repositoryViewId: ldpViewId, contextUri: '', scope: 'SUBTREE', kind: 'FIXITY' }),
+    ).toEqual({
+      kind: { type: 'A FIXITY job needs a repository view whose type checks fixity; LDP views do not' },
+    });
+    expect(ok(await sendJson(t.app, 'GET', '/curation-job'))['ArrayList<CurationJob>']).toEqual([]);
+  });
+});
+
+describe('curation jobs on the embedded repository', () => {
+  it('previews, applies and undoes a MAPPING job (5 containers, CONSTANT_OP on dcterms:title)', async () => {
+    const created = ok(await sendJson(t.app, 'POST', '/curation-job', mappingJob(), { token: curator.token }))
+      .CurationJob as Job;
+    expect(created).toMatchObject({
+      kind: 'MAPPING',
+      repositoryViewId: view.viewId,
+      contextUri: collection,
+      dryRun: true,
+      createdBy: curator.id,
+      operators: [titleOperator],
+    });
+    const job = await until(created.id, ['PREVIEWED', 'FAILED']);
+    expect(job).toMatchObject({
+      state: 'PREVIEWED',
+      message: '5 of 5 resources change',
+      progress: { total: 5, done: 5, changed: 5, failed: 0 },
+    });
+    // Nothing written by the preview.
+    expect((await titlesOf(records)).sort()).toEqual([1, 2, 3, 4, 5].map((n) => `"Record ${n}"@en`));
+    const changes = ok(await sendJson(t.app, 'GET', `/curation-job/${job.id}/changes?offset=0&limit=2`))[
+      'ArrayList<ResourceChange>'
+    ] as Change[];
+    expect(changes).toHaveLength(2);
+    // The transformed value keeps its original's language tag.
+    expect(changes[0]).toEqual({
+      contextUri: records[0],
+      removed: [
+        {
+          subject: records[0],
+          predicate: TITLE,
+          object: expect.stringMatching(/^"Record \d"@en$/) as string,
+        },
+      ],
+      added: [{ subject: records[0], predicate: TITLE, object: '"Catalogued"@en' }],
+      error: null,
+    });
+    const rest = ok(await sendJson(t.app, 'GET', `/curation-job/${job.id}/changes?offset=2`))[
+      'ArrayList<ResourceChange>'
+    ] as Change[];
+    expect(rest.map((change) => change.contextUri)).toEqual(records.slice(2));
+
+    const applying = ok(
+      await sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`, undefined, { token: curator.token }),
+    ).CurationJob as Job;
+    expect(applying.state).toBe('APPLYING');
+    expect(await until(job.id, ['APPLIED', 'FAILED'])).toMatchObject({
+      state: 'APPLIED',
+      message: '5 resources written',
+    });
+    expect(await titlesOf(records)).toEqual(records.map(() => '"Catalogued"@en'));
+
+    ok(await sendJson(t.app, 'POST', `/curation-job/${job.id}/undo`));
+    expect(await until(job.id, ['UNDONE', 'FAILED'])).toMatchObject({
+      state: 'UNDONE',
+      message: '5 resources restored',
+    });
+    expect((await titlesOf(records)).sort()).toEqual([1, 2, 3, 4, 5].map((n) => `"Record ${n}"@en`));
+  });
+
+  it('of two applies at once exactly one wins; the refusals name the state', async () => {
+    const job = await previewed();
+    const [a, b] = await Promise.all([
+      sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`),
+      sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`),
+    ]);
+    const statuses = [body(a).meta.status, body(b).meta.status].sort();
+    expect(statuses).toEqual(['ERROR', 'SUCCESS']);
+    await until(job.id, ['APPLIED']);
+    const again = body(await sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`));
+    expect(again.meta).toMatchObject({
+      status: 'ERROR',
+      message: `Curation job ${job.id} is APPLIED; only a previewed job can be applied`,
+    });
+    expect(body(await sendJson(t.app, 'POST', `/curation-job/${job.id}/cancel`)).meta).toMatchObject({
+      status: 'ERROR',
+      message: `Curation job ${job.id} is APPLIED; only a QUEUED or RUNNING job can be cancelled`,
+    });
+    ok(await sendJson(t.app, 'POST', `/curation-job/${job.id}/undo`));
+    await until(job.id, ['UNDONE']);
+    expect(body(await sendJson(t.app, 'POST', `/curation-job/${job.id}/undo`)).meta).toMatchObject({
+      status: 'ERROR',
+      message: `Curation job ${job.id} is UNDONE; only a applied job can be undone`.replace(
+        'a applied',
+        'an applied',
+      ),
+    });
+  });
+
+  it('a FIXITY job with nothing to check completes; its report is JSON or a CSV download', async () => {
+    const created = ok(
+      await sendJson(t.app, 'POST', '/curation-job', {
+        repositoryViewId: view.viewId,
+        contextUri: collection,
+        scope: 'SUBTREE',
+        kind: 'FIXITY',
+      }),
+    ).CurationJob as Job;
+    expect(created.dryRun).toBe(false);
+    const job = await until(created.id, ['COMPLETED', 'FAILED']);
+    expect(job).toMatchObject({ state: 'COMPLETED', message: '0 of 0 binaries failed' });
+    expect(
+      ok(await sendJson(t.app, 'GET', `/curation-job/${job.id}/report`))['ArrayList<FixityResult>'],
+    ).toEqual([]);
+    const csv = await sendJson(t.app, 'GET', `/curation-job/${job.id}/report?format=csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="curation-job-${job.id}-fixity.csv"`,
+    );
+    expect(csv.body).toBe('contextUri,status,messageDigest,size,error\r\n');
+    const bad = await sendJson(t.app, 'GET', `/curation-job/${job.id}/report?format=xlsx`);
+    expect(bad.statusCode).toBe(400);
+    expect(body(bad).meta).toMatchObject({
+      status: 'ERROR',
+      message: 'The query parameter format must be json or csv',
+    });
+  });
+});
+
+describe('curation job permissions and unknown ids', () => {
+  it('a curator of another view sees nothing and cannot act; a USER is refused', async () => {
+    const job = await previewed(curator.token);
+    const mine = ok(await sendJson(t.app, 'GET', '/curation-job', undefined, { token: curator.token }))[
+      'ArrayList<CurationJob>'
+    ] as Job[];
+    expect(mine.map((j) => j.id)).toContain(job.id);
+    expect(
+      ok(await sendJson(t.app, 'GET', '/curation-job', undefined, { token: otherCurator.token })),
+    ).toEqual({
+      'ArrayList<CurationJob>': [],
+    });
+    for (const [method, path] of [
+      ['GET', `/curation-job/${job.id}`],
+      ['GET', `/curation-job/${job.id}/changes`],
+      ['GET', `/curation-job/${job.id}/report`],
+      ['POST', `/curation-job/${job.id}/apply`],
+      ['POST', `/curation-job/${job.id}/undo`],
+      ['POST', `/curation-job/${job.id}/cancel`],
+    ] as const) {
+      const response = await sendJson(t.app, method, path, undefined, { token: otherCurator.token });
+      expect(response.statusCode, path).toBe(404);
+      expect(body(response).meta.message).toBe(`CurationJob with id ${job.id} does not exist`);
+    }
+    expect((await sendJson(t.app, 'GET', `/curation-job/${job.id}`)).statusCode).toBe(200);
+    expect((await until(job.id, ['PREVIEWED'])).state).toBe('PREVIEWED');
+    const refused = await sendJson(t.app, 'GET', '/curation-job', undefined, { token: user.token });
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).meta.status).toBe('UNAUTHORIZED');
+    expect(
+      (await sendJson(t.app, 'POST', '/curation-job', mappingJob(), { token: user.token })).statusCode,
+    ).toBe(403);
+  });
+
+  it('an unknown id is a 404 ERROR; a malformed id or page is a 400 ERROR', async () => {
+    const unknown = await sendJson(t.app, 'GET', '/curation-job/987654');
+    expect(unknown.statusCode).toBe(404);
+    expect(body(unknown).meta).toMatchObject({
+      status: 'ERROR',
+      message: 'CurationJob with id 987654 does not exist',
+    });
+    expect((await sendJson(t.app, 'POST', '/curation-job/987654/apply')).statusCode).toBe(404);
+    const malformed = await sendJson(t.app, 'GET', '/curation-job/abc');
+    expect(malformed.statusCode).toBe(400);
+    expect(body(malformed).meta.status).toBe('ERROR');
+    const job = await previewed();
+    const page = await sendJson(t.app, 'GET', `/curation-job/${job.id}/changes?limit=0`);
+    expect(page.statusCode).toBe(400);
+    expect(body(page).meta.message).toBe('The query parameter limit must be an integer from 1 to 1000');
+  });
+
+  it('cancels a queued job at once', async () => {
+    // A job on a view whose repository does not answer: cancelled before or while it runs.
+    const created = ok(
+      await sendJson(t.app, 'POST', '/curation-job', {
+        repositoryViewId: otherViewId,
+        contextUri: '',
+        scope: 'SUBTREE',
+        kind: 'MAPPING',
+        operators: [titleOperator],
+      }),
+    ).CurationJob as Job;
+    const cancelled = body(await sendJson(t.app, 'POST', `/curation-job/${created.id}/cancel`));
+    if (cancelled.meta.status === 'SUCCESS') {
+      const job = await until(created.id, ['CANCELLED', 'FAILED']);
+      expect(['CANCELLED', 'FAILED']).toContain(job.state);
+    } else {
+      // The runner was quicker and the job already failed on the unreachable repository.
+      expect(cancelled.meta.message).toMatch(/is FAILED; only a QUEUED or RUNNING job can be cancelled/);
+    }
+  });
+});

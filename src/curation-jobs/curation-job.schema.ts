@@ -1,0 +1,128 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, messages, Nullable } from '../shared/body-schema.js';
+import { JOB_KINDS, JOB_SCOPES, JOB_STATES } from './curation-job.js';
+
+/**
+ * The body of `POST /curation-job` (DECISIONS.md §9), each limit with its message: Fastify validates it,
+ * OpenAPI documents it. Whether the view, the context and the operators fit together is the service's check.
+ */
+export const MAX_JOB_OPERATORS = 100;
+
+export const CurationJobBody = Type.Object(
+  {
+    repositoryViewId: Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      ...messages({
+        required: 'A curation job requires a repositoryViewId',
+        type: "A curation job's repositoryViewId must be a positive integer",
+      }),
+    }),
+    contextUri: Type.String({
+      maxLength: 2000,
+      description: 'absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root',
+      ...messages({
+        required: 'A curation job requires a contextUri',
+        maxlength: "A curation job's contextUri must be at most 2000 characters long",
+        type: "A curation job's contextUri must be a string",
+      }),
+    }),
+    scope: Type.Union(
+      JOB_SCOPES.map((scope) => Type.Literal(scope)),
+      messages({
+        required: 'A curation job requires a scope',
+        type: `A curation job's scope must be one of ${JOB_SCOPES.join(', ')}`,
+      }),
+    ),
+    kind: Type.Union(
+      JOB_KINDS.map((kind) => Type.Literal(kind)),
+      messages({
+        required: 'A curation job requires a kind',
+        type: `A curation job's kind must be one of ${JOB_KINDS.join(', ')}`,
+      }),
+    ),
+    operators: Type.Optional(
+      Nullable(
+        Type.Array(Id, {
+          maxItems: MAX_JOB_OPERATORS,
+          description: 'MAPPING: the ids of stored operators, in the order they run; FIXITY: none',
+          ...messages({
+            type: `A curation job's operators must be a list of at most ${MAX_JOB_OPERATORS} operator ids`,
+          }),
+        }),
+      ),
+    ),
+    dryRun: Type.Optional(
+      Nullable(
+        Type.Boolean({
+          description: 'MAPPING: true (the default) previews only; false applies at once. FIXITY: false',
+          ...messages({ type: "A curation job's dryRun must be true or false" }),
+        }),
+      ),
+    ),
+  },
+  { description: 'A curation job to start (DECISIONS.md §9).' },
+);
+export type CurationJobBody = Static<typeof CurationJobBody>;
+
+const progressSchema = {
+  type: 'object',
+  properties: {
+    total: { type: 'integer' },
+    done: { type: 'integer' },
+    changed: {
+      type: 'integer',
+      description: 'MAPPING: resources that change; FIXITY: binaries checked SUCCESS',
+    },
+    failed: { type: 'integer' },
+  },
+};
+
+const nullableInteger = { type: ['integer', 'null'] };
+
+/** The read model `CurationJob`, keys in the wire order. */
+export const curationJobSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    kind: { type: 'string', enum: [...JOB_KINDS] },
+    state: { type: 'string', enum: [...JOB_STATES] },
+    repositoryViewId: { type: 'integer' },
+    contextUri: { type: 'string' },
+    scope: { type: 'string', enum: [...JOB_SCOPES] },
+    operators: { type: 'array', items: { type: 'integer' } },
+    dryRun: { type: 'boolean' },
+    createdBy: { type: 'integer' },
+    created: { type: 'integer', description: 'epoch milliseconds' },
+    started: nullableInteger,
+    finished: nullableInteger,
+    progress: progressSchema,
+    message: { type: ['string', 'null'] },
+  },
+};
+
+const tripleSchema = {
+  type: 'object',
+  properties: { subject: { type: 'string' }, predicate: { type: 'string' }, object: { type: 'string' } },
+};
+
+export const resourceChangeSchema = {
+  type: 'object',
+  properties: {
+    contextUri: { type: 'string' },
+    removed: { type: 'array', items: tripleSchema },
+    added: { type: 'array', items: tripleSchema },
+    error: { type: ['string', 'null'] },
+  },
+};
+
+export const fixityResultSchema = {
+  type: 'object',
+  properties: {
+    contextUri: { type: 'string' },
+    status: { type: 'string', description: 'SUCCESS, BAD_CHECKSUM, BAD_SIZE or ERROR' },
+    messageDigest: { type: ['string', 'null'] },
+    size: { type: ['string', 'null'] },
+    error: { type: ['string', 'null'] },
+  },
+};

@@ -1,0 +1,315 @@
+import type { Principal } from '../auth/roles.js';
+import { NO_EVENTS, type EventBus } from '../events/event-bus.js';
+import type { Operator } from '../operators/operator.js';
+import { resolveContextUri } from '../repository-view-context/context-uri.js';
+import {
+  parsePathId,
+  type OpenedView,
+  type RepositoryViewService,
+} from '../repository-views/repository-view.service.js';
+import type { CheckedBody } from '../shared/body-check.js';
+import { businessMessages as msg } from '../shared/business-messages.js';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
+import type { CurationJob, JobFixityResult, JobState, ResourceChange } from './curation-job.js';
+import { publishJob } from './curation-job.events.js';
+import type { CurationJobBody } from './curation-job.schema.js';
+import { toCurationJob, type CurationJobStore, type JobRecord } from './curation-job.store.js';
+import type { JobQueue } from './runner/job-queue.js';
+import { wireTriples } from './stored-triples.js';
+import type { JobTarget } from './work/job-work.js';
+import { FieldNaming } from './work/field-naming.js';
+
+export const ENTITY = 'CurationJob';
+
+const MAX_PAGE = 1000;
+const DEFAULT_PAGE = 100;
+
+export interface CurationJobServiceDependencies {
+  readonly store: CurationJobStore;
+  readonly views: RepositoryViewService;
+  /** The stored operators with these ids (those that exist, any order). */
+  readonly operators: (ids: readonly number[]) => Promise<readonly Operator[]>;
+  readonly queue: JobQueue;
+  readonly events?: EventBus;
+  readonly now?: () => number;
+}
+
+/**
+ * Curation jobs through the API (DECISIONS.md §9): ADMIN, or a curator of the job's view. A curator never
+ * sees another view's jobs: such a job answers as if it did not exist. Requests only move a job's state
+ * (each move one conditional UPDATE, so of two applies at once exactly one wins) and queue the phase; the
+ * runner does the work.
+ */
+export class CurationJobService {
+  private readonly events: EventBus;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: CurationJobServiceDependencies) {
+    this.events = deps.events ?? NO_EVENTS;
+    this.now = deps.now ?? Date.now;
+  }
+
+  async create(body: CheckedBody<CurationJobBody>, caller: Principal): Promise<CurationJob> {
+    const collector = body.collector;
+    const viewId = body.get('repositoryViewId');
+    const opened = viewId === undefined ? undefined : await this.openForCaller(viewId, caller);
+    if (viewId !== undefined && opened === undefined)
+      collector.add('repositoryViewId', 'exists', msg.doesNotExist('RepositoryView', viewId));
+
+    let contextUri: string | undefined;
+    const requested = body.get('contextUri');
+    if (opened !== undefined && requested !== undefined) {
+      try {
+        const resolved = resolveContextUri(opened.view.rootUri, requested);
+        if (resolved.tx === undefined) contextUri = resolved.uri;
+        else
+          collector.add('contextUri', 'pattern', "A curation job's contextUri must not name a transaction");
+      } catch (error) {
+        if (!(error instanceof BadRequestError)) throw error;
+        collector.add('contextUri', 'pattern', error.message);
+      }
+    }
+
+    const kind = body.get('kind');
+    const operatorIds = body.passed('operators') ? (body.get('operators') ?? []) : undefined;
+    if (kind === 'MAPPING' && operatorIds !== undefined) await this.checkOperators(operatorIds, opened, body);
+    if (kind === 'FIXITY') {
+      if (operatorIds !== undefined && operatorIds.length > 0)
+        collector.add('operators', 'type', 'A FIXITY job takes no operators');
+      if (opened !== undefined && opened.adapter.fixity === undefined)
+        collector.add(
+          'kind',
+          'type',
+          `A FIXITY job needs a repository view whose type checks fixity; ${opened.view.type} views do not`,
+        );
+    }
+
+    const value = body.value;
+    if (!collector.isValid || value === undefined || opened === undefined || contextUri === undefined)
+      throw new ValidationFailedError(collector.results());
+    const job = await this.deps.store.create({
+      kind: value.kind,
+      repositoryViewId: opened.view.id,
+      contextUri,
+      scope: value.scope,
+      operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
+      dryRun: value.dryRun ?? value.kind === 'MAPPING',
+      createdBy: caller.userId,
+      created: this.now(),
+    });
+    publishJob(this.events, 'CREATE', job);
+    await this.deps.queue.enqueue(job.id);
+    return toCurationJob(job);
+  }
+
+  /** Newest first; a curator sees the jobs of the views they curate. */
+  async list(caller: Principal): Promise<CurationJob[]> {
+    const viewIds =
+      caller.role === 'ROLE_ADMIN' ? undefined : (await this.deps.views.list(caller)).map((view) => view.id);
+    return (await this.deps.store.list(viewIds)).map(toCurationJob);
+  }
+
+  async get(idText: string, caller: Principal): Promise<CurationJob> {
+    return toCurationJob(await this.find(idText, caller));
+  }
+
+  /** The resources that change or failed, by position. */
+  async changes(
+    idText: string,
+    caller: Principal,
+    offsetText: string | undefined,
+    limitText: string | undefined,
+  ): Promise<ResourceChange[]> {
+    const job = await this.find(idText, caller);
+    const offset = queryInteger('offset', offsetText, 0, 0, Number.MAX_SAFE_INTEGER);
+    const limit = queryInteger('limit', limitText, DEFAULT_PAGE, 1, MAX_PAGE);
+    return (await this.deps.store.changes(job.id, offset, limit)).map((item) => ({
+      contextUri: item.contextUri,
+      removed: wireTriples(item.removed),
+      added: wireTriples(item.added),
+      error: item.error,
+    }));
+  }
+
+  /** FIXITY results, failures first (a MAPPING job has none). */
+  async report(idText: string, caller: Principal): Promise<{ job: CurationJob; results: JobFixityResult[] }> {
+    const job = await this.find(idText, caller);
+    return { job: toCurationJob(job), results: await this.deps.store.fixityReport(job.id) };
+  }
+
+  /** Writes a previewed job's changes (the runner does it; the job is APPLYING when this answers). */
+  apply(idText: string, caller: Principal): Promise<CurationJob> {
+    return this.startWriting(idText, caller, 'PREVIEWED', 'APPLYING', 'APPLY', 'applied', 'a previewed');
+  }
+
+  /** Writes the inverse of an applied job's changes. */
+  undo(idText: string, caller: Principal): Promise<CurationJob> {
+    return this.startWriting(idText, caller, 'APPLIED', 'UNDOING', 'UNDO', 'undone', 'an applied');
+  }
+
+  /** A queued job is cancelled at once; a running one stops at its next resource (CANCELLED then). */
+  async cancel(idText: string, caller: Principal): Promise<CurationJob> {
+    const job = await this.find(idText, caller);
+    const { store } = this.deps;
+    const cancelledAtOnce = await store.moveState(job.id, ['QUEUED'], 'CANCELLED', {
+      phase: null,
+      finished: this.now(),
+      message: 'Cancelled before it started',
+    });
+    if (!cancelledAtOnce && !(await store.requestCancel(job.id)))
+      throw new BadRequestError(
+        `Curation job ${job.id} is ${(await store.get(job.id))?.state ?? job.state}; only a QUEUED or RUNNING job can be cancelled`,
+      );
+    return toCurationJob(await this.announce(job.id, cancelledAtOnce));
+  }
+
+  private async startWriting(
+    idText: string,
+    caller: Principal,
+    from: JobState,
+    to: JobState,
+    phase: 'APPLY' | 'UNDO',
+    verb: string,
+    needed: string,
+  ): Promise<CurationJob> {
+    const job = await this.find(idText, caller);
+    const moved = await this.deps.store.moveState(job.id, [from], to, {
+      phase,
+      message: null,
+      finished: null,
+    });
+    if (!moved) {
+      const now = (await this.deps.store.get(job.id))?.state ?? job.state;
+      throw new BadRequestError(
+        now === to
+          ? `Curation job ${job.id} is being ${verb} already`
+          : `Curation job ${job.id} is ${now}; only ${needed} job can be ${verb}`,
+      );
+    }
+    const record = await this.announce(job.id, true);
+    await this.deps.queue.enqueue(job.id);
+    return toCurationJob(record);
+  }
+
+  private async announce(jobId: number, changed: boolean): Promise<JobRecord> {
+    const job = await this.deps.store.get(jobId);
+    if (job === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, jobId));
+    if (changed) publishJob(this.events, 'UPDATE', job);
+    return job;
+  }
+
+  /** The job as the caller may see it; an unknown job and another view's job answer alike. */
+  private async find(idText: string, caller: Principal): Promise<JobRecord> {
+    const id = parsePathId(idText, 'curation job id');
+    const job = await this.deps.store.get(id);
+    if (job === undefined || !(await this.curates(job.repositoryViewId, caller)))
+      throw new NotFoundError(msg.doesNotExist(ENTITY, id));
+    return job;
+  }
+
+  private async curates(viewId: number, caller: Principal): Promise<boolean> {
+    if (caller.role === 'ROLE_ADMIN') return true;
+    try {
+      await this.deps.views.get(String(viewId), caller);
+      return true;
+    } catch (error) {
+      if (error instanceof ForbiddenError || error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /** The view opened for the caller, or undefined when it does not exist or they do not curate it. */
+  private async openForCaller(viewId: number, caller: Principal): Promise<OpenedView | undefined> {
+    try {
+      const view = await this.deps.views.get(String(viewId), caller);
+      return await this.deps.views.open(view.type, String(view.id), caller);
+    } catch (error) {
+      if (error instanceof ForbiddenError || error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  /** A MAPPING job's operators exist and each names a predicate the view can name. */
+  private async checkOperators(
+    ids: readonly number[],
+    opened: OpenedView | undefined,
+    body: CheckedBody<CurationJobBody>,
+  ): Promise<void> {
+    const collector = body.collector;
+    if (ids.length === 0) {
+      collector.add('operators', 'required', 'A MAPPING job requires at least one operator');
+      return;
+    }
+    const found = await this.deps.operators(ids);
+    const unknown = [...new Set(ids)].filter((id) => !found.some((operator) => operator.id === id));
+    if (unknown.length > 0)
+      collector.add('operators', 'exists', unknown.map((id) => msg.doesNotExist('Operator', id)).join('; '));
+    if (opened === undefined) return;
+    const naming = new FieldNaming(opened.schemas);
+    const unnamed = found.filter((operator) => naming.predicateOf(operator.field) === undefined);
+    if (unnamed.length > 0) {
+      const abbreviations = opened.schemas.map((schema) => schema.abbreviation).join(', ') || 'none';
+      collector.add(
+        'operators',
+        'pattern',
+        unnamed
+          .map(
+            (operator) =>
+              `Operator ${operator.id} (${operator.name}) has the field "${operator.field}", which is neither abbreviation:localName of one of the view's schemas (${abbreviations}) nor an absolute IRI`,
+          )
+          .join('; '),
+      );
+    }
+  }
+}
+
+/** A job's view for its runner (no caller: the job was permission-checked when it was created). */
+export function jobTargetOpener(views: RepositoryViewService): (viewId: number) => Promise<JobTarget> {
+  const runner: Principal = {
+    userId: 0,
+    username: 'curation-job-runner',
+    role: 'ROLE_ADMIN',
+    tokenHash: '',
+    expiresAt: Number.MAX_SAFE_INTEGER,
+  };
+  return async (viewId) => {
+    let view;
+    try {
+      view = await views.get(String(viewId), runner);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new Error(`Repository view ${viewId} no longer exists`);
+      throw error;
+    }
+    const opened = await views.open(view.type, String(view.id), runner);
+    return { adapter: opened.adapter, schemas: opened.schemas, rootUri: opened.view.rootUri };
+  };
+}
+
+/** The stored operators with these ids, in this order, for a run; a missing one fails the job. */
+export function operatorsInOrder(
+  find: (ids: readonly number[]) => Promise<readonly Operator[]>,
+): (ids: readonly number[]) => Promise<readonly Operator[]> {
+  return async (ids) => {
+    const found = await find(ids);
+    return ids.map((id) => {
+      const operator = found.find((candidate) => candidate.id === id);
+      if (operator === undefined)
+        throw new Error(`${msg.doesNotExist('Operator', id)} (deleted after the job was created)`);
+      return operator;
+    });
+  };
+}
+
+function queryInteger(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!/^\d{1,16}$/.test(text) || value < min || value > max)
+    throw new BadRequestError(`The query parameter ${name} must be an integer from ${min} to ${max}`);
+  return value;
+}

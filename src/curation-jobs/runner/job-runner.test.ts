@@ -1,0 +1,370 @@
+import type { Quad } from '@rdfjs/types';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectDatabase, type DatabaseHandle } from '../../db/connect.js';
+import { migrateToLatest } from '../../db/migrations/migrate.js';
+import type { ServiceEvent } from '../../events/event-bus.js';
+import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
+import type { Operator } from '../../operators/operator.js';
+import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
+import { createTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { CurationJobStore, type NewCurationJob } from '../curation-job.store.js';
+import type { RunSink, StoredChange, WriteOutcome, WriteSink } from '../work/job-work.js';
+import { count, JobRunner, type JobWork } from './job-runner.js';
+
+const ROOT = 'http://example.org/rest/';
+const TITLE = 'http://purl.org/dc/terms/title';
+const uri = (n: number) => `${ROOT}r${n}`;
+const title = (n: number, text: string): Quad =>
+  quad(namedNode(uri(n)), namedNode(TITLE), literal(text, 'en'));
+
+let database: TestDatabase;
+let handle: DatabaseHandle;
+let store: CurationJobStore;
+let viewId: number;
+let events: ServiceEvent[];
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+  handle = connectDatabase(database.config);
+  await migrateToLatest(handle.db, handle.dialect);
+  store = new CurationJobStore(handle.db);
+  const row = await handle.db
+    .insertInto('repository_views')
+    .values({
+      type: 'FEDORA',
+      name: 'view',
+      root_uri: ROOT,
+      username: null,
+      password_encrypted: null,
+      dialect: null,
+      detected_dialect: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  viewId = row.id;
+  events = [];
+});
+afterEach(async () => {
+  await handle.db.destroy();
+  await database.drop();
+});
+
+function newJob(overrides: Partial<NewCurationJob> = {}): Promise<{ id: number }> {
+  return store.create({
+    kind: 'MAPPING',
+    repositoryViewId: viewId,
+    contextUri: ROOT,
+    scope: 'CHILDREN',
+    operators: [7],
+    dryRun: true,
+    createdBy: 1,
+    created: Date.now(),
+    ...overrides,
+  });
+}
+
+const operator: Operator = {
+  id: 7,
+  type: 'CONSTANT_OP',
+  name: 'set title',
+  field: 'dcterms:title',
+  value: 'x',
+};
+
+function runner(
+  work: Partial<JobWork>,
+  options: { now?: () => number; instanceId?: string; openTarget?: () => Promise<never> } = {},
+) {
+  return new JobRunner(
+    {
+      store,
+      openTarget:
+        options.openTarget ??
+        (() =>
+          Promise.resolve({
+            adapter: { kind: 'FEDORA' } as unknown as RepositoryAdapter,
+            schemas: [],
+            rootUri: ROOT,
+          })),
+      operators: (ids) => Promise.resolve(ids.map((id) => ({ ...operator, id }))),
+      events: { publish: (event) => events.push(event) },
+      work,
+    },
+    { concurrency: 2, maxResources: 100, leaseMs: 30_000, heartbeatMs: 10, ...options },
+  );
+}
+
+/** A walk over resources 1…n; resource k changes when `changes(k)`; `pause` runs before each resource. */
+function fakeRun(
+  n: number,
+  options: { changes?: (k: number) => boolean; pause?: (k: number, sink: RunSink) => Promise<void> } = {},
+) {
+  const processed: string[] = [];
+  const runScope: JobWork['runScope'] = async (_request, _target, sink) => {
+    for (let k = 1; k <= n; k++) {
+      if (sink.cancelled()) return { ended: 'CANCELLED' };
+      if (sink.isDone(uri(k))) continue;
+      sink.found(1);
+      await options.pause?.(k, sink);
+      if (sink.cancelled()) return { ended: 'CANCELLED' };
+      processed.push(uri(k));
+      const changes = options.changes?.(k) ?? true;
+      await sink.record({
+        kind: 'MAPPING',
+        contextUri: uri(k),
+        etag: `W/"${k}"`,
+        removed: changes ? [title(k, 'old')] : [],
+        added: changes ? [title(k, 'new')] : [],
+        error: null,
+      });
+    }
+    return { ended: 'COMPLETE' };
+  };
+  return { runScope, processed };
+}
+
+function fakeWrite(outcome?: (changes: readonly StoredChange[], sink: WriteSink) => Promise<WriteOutcome>) {
+  const calls: { mode: string; changes: StoredChange[] }[] = [];
+  const writeChanges: JobWork['writeChanges'] = async (_target, changes, mode, sink) => {
+    const list = changes as StoredChange[];
+    calls.push({ mode, changes: list });
+    return outcome === undefined ? { ended: 'WRITTEN', count: list.length } : outcome(list, sink);
+  };
+  return { writeChanges, calls };
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('condition not reached');
+}
+
+function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('JobRunner', () => {
+  it('previews a MAPPING job: records items, counts, ends PREVIEWED with its message, tells subscribers', async () => {
+    const job = await newJob();
+    const { runScope } = fakeRun(3, { changes: (k) => k !== 2 });
+    await runner({ runScope }).handle(job.id);
+    const ended = await store.get(job.id);
+    expect(ended).toMatchObject({
+      state: 'PREVIEWED',
+      phase: null,
+      message: '2 of 3 resources change',
+      progress: { total: 3, done: 3, changed: 2, failed: 0 },
+      leaseOwner: null,
+    });
+    expect(ended?.started).not.toBeNull();
+    expect(ended?.finished).not.toBeNull();
+    expect((await store.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([uri(1), uri(3)]);
+    const updates = events.filter((event) => event.action === 'UPDATE');
+    expect(updates.map((event) => (event.payload.CurationJob as { state: string }).state)).toEqual([
+      'RUNNING',
+      'PREVIEWED',
+    ]);
+    expect(updates[0]).toMatchObject({
+      channel: `curation-job/${job.id}`,
+      id: String(job.id),
+      audience: { kind: 'view', viewId },
+    });
+  });
+
+  it('flushes progress while running, with PROGRESS events', async () => {
+    const job = await newJob();
+    const hold = gate();
+    const { runScope } = fakeRun(4, { pause: (k) => (k === 3 ? hold.opened : Promise.resolve()) });
+    const running = runner({ runScope }).handle(job.id);
+    await until(async () => (await store.get(job.id))?.progress.done === 2);
+    expect((await store.get(job.id))?.state).toBe('RUNNING');
+    const progress = events.filter((event) => event.action === 'PROGRESS');
+    expect(progress.length).toBeGreaterThan(0);
+    hold.open();
+    await running;
+    expect((await store.get(job.id))?.progress).toEqual({ total: 4, done: 4, changed: 4, failed: 0 });
+  });
+
+  it('stops a cancelled run at the next resource: CANCELLED', async () => {
+    const job = await newJob();
+    const hold = gate();
+    const { runScope, processed } = fakeRun(5, { pause: (k) => (k === 2 ? hold.opened : Promise.resolve()) });
+    const running = runner({ runScope }).handle(job.id);
+    await until(async () => (await store.get(job.id))?.progress.done === 1);
+    expect(await store.requestCancel(job.id)).toBe(true);
+    // The next heartbeat (every 10 ms) reads the request.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    hold.open();
+    await running;
+    expect(processed).toEqual([uri(1)]);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'CANCELLED',
+      phase: null,
+      message: 'Cancelled after 1 of 2',
+    });
+  });
+
+  it('a runner whose lease expired and was taken over stops and leaves the job to the new owner', async () => {
+    const job = await newJob();
+    const hold = gate();
+    const first = fakeRun(3, { pause: (k) => (k === 2 ? hold.opened : Promise.resolve()) });
+    const a = runner({ runScope: first.runScope }, { instanceId: 'A' });
+    const running = a.handle(job.id);
+    await until(async () => (await store.get(job.id))?.progress.done === 1);
+    // B comes after A's lease would have expired (A hung): it takes the job over and finishes it.
+    const b = runner({ runScope: fakeRun(3).runScope }, { instanceId: 'B', now: () => Date.now() + 60_000 });
+    await b.handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({ state: 'PREVIEWED', progress: { done: 3 } });
+    // A's next heartbeats (every 10 ms) find the lease gone.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    hold.open();
+    await running;
+    // A learned it lost the lease: it processed nothing more and did not touch the job.
+    expect(first.processed).toEqual([uri(1)]);
+    expect(await store.get(job.id)).toMatchObject({ state: 'PREVIEWED', message: '3 of 3 resources change' });
+  });
+
+  it('does nothing while another runner holds a live lease', async () => {
+    const job = await newJob();
+    await store.claimLease(job.id, 'other', Date.now(), Date.now() + 30_000);
+    const { runScope, processed } = fakeRun(2);
+    await runner({ runScope }).handle(job.id);
+    expect(processed).toEqual([]);
+    expect(await store.get(job.id)).toMatchObject({ state: 'QUEUED', leaseOwner: 'other' });
+  });
+
+  it('resumes a run: resources already recorded are not processed again, counters go on from them', async () => {
+    const job = await newJob();
+    await store.moveState(job.id, ['QUEUED'], 'RUNNING', { started: 1 });
+    await store.claimLease(job.id, 'dead', 0, 1);
+    await store.insertItem(job.id, 1, { contextUri: uri(1), outcome: 'CHANGED', removed: '[]', added: '[]' });
+    await store.insertItem(job.id, 2, { contextUri: uri(2), outcome: 'UNCHANGED' });
+    const { runScope, processed } = fakeRun(4);
+    await runner({ runScope }).handle(job.id);
+    expect(processed).toEqual([uri(3), uri(4)]);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'PREVIEWED',
+      started: 1,
+      progress: { total: 4, done: 4, changed: 3, failed: 0 },
+      message: '3 of 4 resources change',
+    });
+  });
+
+  it('an unexpected error ends the job FAILED with its message and drops the lease', async () => {
+    const job = await newJob();
+    const runScope: JobWork['runScope'] = () => Promise.reject(new Error('the walk broke'));
+    await runner({ runScope }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'FAILED',
+      phase: null,
+      message: 'the walk broke',
+      leaseOwner: null,
+    });
+  });
+
+  it('a view that cannot be opened fails the job with the reason', async () => {
+    const job = await newJob();
+    const openTarget = () => Promise.reject(new Error('The stored repository password cannot be read'));
+    await runner({ runScope: fakeRun(1).runScope }, { openTarget }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'FAILED',
+      message: 'The stored repository password cannot be read',
+    });
+  });
+
+  it('without dryRun applies in the same handle; undo writes the inverse', async () => {
+    const job = await newJob({ dryRun: false });
+    const { runScope } = fakeRun(3, { changes: (k) => k !== 3 });
+    const { writeChanges, calls } = fakeWrite();
+    await runner({ runScope, writeChanges }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'APPLIED',
+      message: '2 resources written',
+      phase: null,
+    });
+    expect(calls[0]?.mode).toBe('APPLY');
+    expect(calls[0]?.changes.map((change) => [change.contextUri, change.etag])).toEqual([
+      [uri(1), 'W/"1"'],
+      [uri(2), 'W/"2"'],
+    ]);
+    const first = calls[0]!.changes[0]!;
+    expect(first.remove[0]?.equals(title(1, 'old'))).toBe(true);
+    expect(first.add[0]?.equals(title(1, 'new'))).toBe(true);
+    expect(await store.itemsToWrite(job.id, 'APPLY')).toEqual([]);
+
+    expect(await store.moveState(job.id, ['APPLIED'], 'UNDOING', { phase: 'UNDO' })).toBe(true);
+    await runner({ runScope, writeChanges }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({ state: 'UNDONE', message: '2 resources restored' });
+    const undo = calls[1]!;
+    expect(undo.mode).toBe('UNDO');
+    expect(undo.changes[0]?.etag).toBeNull();
+    expect(undo.changes[0]?.remove[0]?.equals(title(1, 'new'))).toBe(true);
+    expect(undo.changes[0]?.add[0]?.equals(title(1, 'old'))).toBe(true);
+  });
+
+  it('a conflicting apply ends FAILED with the conflicts; a partial LDP apply names what was written', async () => {
+    const conflicted = await newJob({ dryRun: false });
+    const conflict = fakeWrite(() =>
+      Promise.resolve({
+        ended: 'CONFLICT',
+        conflicts: [uri(2)],
+        message: `Changed since the preview: ${uri(2)}`,
+      }),
+    );
+    await runner({ runScope: fakeRun(2).runScope, writeChanges: conflict.writeChanges }).handle(
+      conflicted.id,
+    );
+    expect(await store.get(conflicted.id)).toMatchObject({
+      state: 'FAILED',
+      message: `Changed since the preview: ${uri(2)}`,
+    });
+    expect((await store.itemsToWrite(conflicted.id, 'APPLY')).length).toBe(2);
+
+    const partial = await newJob({ dryRun: false });
+    const ldp = fakeWrite(async (_changes, sink) => {
+      await sink.written(uri(1));
+      return { ended: 'FAILED', written: [uri(1)], message: `412 on ${uri(2)}` };
+    });
+    await runner({ runScope: fakeRun(3).runScope, writeChanges: ldp.writeChanges }).handle(partial.id);
+    expect(await store.get(partial.id)).toMatchObject({
+      state: 'FAILED',
+      message: `412 on ${uri(2)}; written before the failure: ${uri(1)}`,
+    });
+    expect((await store.itemsToWrite(partial.id, 'UNDO')).map((item) => item.contextUri)).toEqual([uri(1)]);
+  });
+
+  it('a FIXITY job ends COMPLETED with "<failed> of <checked> binaries failed"', async () => {
+    const job = await newJob({ kind: 'FIXITY', operators: [], dryRun: false });
+    const runScope: JobWork['runScope'] = async (_request, _target, sink) => {
+      for (const [k, status] of [
+        [1, 'SUCCESS'],
+        [2, 'BAD_CHECKSUM'],
+        [3, 'SUCCESS'],
+      ] as const) {
+        sink.found(1);
+        await sink.record({
+          kind: 'FIXITY',
+          contextUri: uri(k),
+          status,
+          messageDigest: 'urn:sha-512:ab',
+          size: '3',
+          error: null,
+        });
+      }
+      return { ended: 'COMPLETE' };
+    };
+    await runner({ runScope }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'COMPLETED',
+      message: '1 of 3 binaries failed',
+      progress: { total: 3, done: 3, changed: 2, failed: 1 },
+    });
+    expect(count(1204)).toBe('1 204');
+    expect(count(12)).toBe('12');
+    expect(count(1_234_567)).toBe('1 234 567');
+  });
+});

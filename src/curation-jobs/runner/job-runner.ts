@@ -1,0 +1,441 @@
+import { randomUUID } from 'node:crypto';
+import type { EventBus } from '../../events/event-bus.js';
+import { NO_EVENTS } from '../../events/event-bus.js';
+import type { Operator } from '../../operators/operator.js';
+import { ACTIVE_STATE, type JobPhase, type JobProgress, type JobState } from '../curation-job.js';
+import { publishJob } from '../curation-job.events.js';
+import type { CurationJobStore, JobRecord, NewJobItem, StateMove } from '../curation-job.store.js';
+import { decodeTriples, encodeTriples } from '../stored-triples.js';
+import type { JobTarget, RunItem, RunOutcome, StoredChange, WriteOutcome } from '../work/job-work.js';
+import { runScope } from '../work/run-scope.js';
+import { writeChanges } from '../work/write-changes.js';
+import { JobHeartbeat } from './job-heartbeat.js';
+
+/** The work itself (work/); tests hand in fakes. */
+export interface JobWork {
+  readonly runScope: typeof runScope;
+  readonly writeChanges: typeof writeChanges;
+}
+
+export interface JobRunnerDependencies {
+  readonly store: CurationJobStore;
+  /** The job's view, opened for the runner; throws when the view is gone or unusable. */
+  readonly openTarget: (viewId: number) => Promise<JobTarget>;
+  /** The stored operators with these ids, in this order; throws naming an id that no longer exists. */
+  readonly operators: (ids: readonly number[]) => Promise<readonly Operator[]>;
+  readonly events?: EventBus;
+  readonly work?: Partial<JobWork>;
+  /** Where failures that end no job are told (a lost heartbeat, a failed release). */
+  readonly warn?: (message: string) => void;
+}
+
+export interface JobRunnerSettings {
+  /** Requests in flight per job toward the repository. */
+  readonly concurrency: number;
+  readonly maxResources: number;
+  readonly leaseMs: number;
+  /** How often progress is flushed and the lease renewed; default min(1 s, lease / 3). */
+  readonly heartbeatMs?: number;
+  readonly now?: () => number;
+  /** This runner's name on the leases it holds; default a fresh UUID (one per app). */
+  readonly instanceId?: string;
+}
+
+/** The states a job can be in while a runner may still end it. */
+const WORKING: readonly JobState[] = ['QUEUED', 'RUNNING', 'APPLYING', 'UNDOING'];
+
+/**
+ * Runs a job's phases (DECISIONS.md §9). `handle` is what the JobQueue calls: it takes the job's lease (a
+ * live owner elsewhere keeps it: nothing to do), moves the job to the phase's active state, runs the phase
+ * and ends it. Every end is a conditional state move made only while this runner holds the lease, so a
+ * runner that lost its job to another one never overwrites what the other did. Any unexpected error ends
+ * the job FAILED with the error's message: no job stays RUNNING because its runner threw.
+ */
+export class JobRunner {
+  readonly instanceId: string;
+  private readonly now: () => number;
+  private readonly events: EventBus;
+  private readonly work: JobWork;
+
+  constructor(
+    private readonly deps: JobRunnerDependencies,
+    private readonly settings: JobRunnerSettings,
+  ) {
+    this.instanceId = settings.instanceId ?? randomUUID();
+    this.now = settings.now ?? Date.now;
+    this.events = deps.events ?? NO_EVENTS;
+    this.work = { runScope, writeChanges, ...deps.work };
+  }
+
+  /** Set by `shutdown`: attempts stop at their next resource and leave their jobs to be resumed. */
+  private closing = false;
+
+  /**
+   * The app is closing: every attempt stops at its next resource without ending its job (it keeps its
+   * phase, and its lease is released), so the next start, or another instance, resumes it.
+   */
+  shutdown(): void {
+    this.closing = true;
+  }
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  async handle(jobId: number): Promise<void> {
+    if (this.closing) return;
+    const { store } = this.deps;
+    const job = await store.get(jobId);
+    if (job?.phase == null) return;
+    const now = this.now();
+    if (!(await store.claimLease(jobId, this.instanceId, now, now + this.settings.leaseMs))) return;
+    const heartbeat = new JobHeartbeat(
+      store,
+      jobId,
+      this.instanceId,
+      {
+        leaseMs: this.settings.leaseMs,
+        intervalMs: this.settings.heartbeatMs ?? Math.min(1000, Math.floor(this.settings.leaseMs / 3)),
+        now: this.now,
+      },
+      () => this.progress?.flush() ?? Promise.resolve(),
+      (error) => {
+        this.warn(`Curation job ${jobId}: the lease could not be renewed: ${messageOf(error)}`);
+      },
+    );
+    const attempt = new Attempt(this, job, heartbeat);
+    heartbeat.start();
+    try {
+      await attempt.run();
+    } catch (error) {
+      // (A getter: `closing` may have changed while the attempt ran.)
+      if (!heartbeat.lost && !this.isClosing)
+        await this.end(job, WORKING, 'FAILED', messageOf(error), attempt.progressNow());
+    } finally {
+      await heartbeat.stop();
+      await store.releaseLease(jobId, this.instanceId).catch((error: unknown) => {
+        this.warn(`Curation job ${jobId}: the lease could not be released: ${messageOf(error)}`);
+      });
+    }
+  }
+
+  /** Set by the attempt in progress; the heartbeat flushes it. */
+  private progress: ProgressFlush | undefined;
+
+  /** Internal, for Attempt. */
+  setProgress(flush: ProgressFlush | undefined): void {
+    this.progress = flush;
+  }
+
+  get store(): CurationJobStore {
+    return this.deps.store;
+  }
+
+  get jobWork(): JobWork {
+    return this.work;
+  }
+
+  get runSettings() {
+    return this.settings;
+  }
+
+  openTarget(viewId: number): Promise<JobTarget> {
+    return this.deps.openTarget(viewId);
+  }
+
+  operators(ids: readonly number[]): Promise<readonly Operator[]> {
+    return this.deps.operators(ids);
+  }
+
+  clock(): number {
+    return this.now();
+  }
+
+  /** Moves the job (while this runner holds it) and tells subscribers; false when it did not move. */
+  async move(job: JobRecord, from: readonly JobState[], to: JobState, move: StateMove): Promise<boolean> {
+    const moved = await this.deps.store.moveState(job.id, from, to, { ...move, leaseOwner: this.instanceId });
+    if (moved) await this.announce(job.id, 'UPDATE');
+    return moved;
+  }
+
+  /** Ends the job in a state where it rests (or waits for a request): no phase, lease dropped. */
+  end(
+    job: JobRecord,
+    from: readonly JobState[],
+    to: JobState,
+    message: string,
+    progress?: JobProgress,
+  ): Promise<boolean> {
+    return this.move(job, from, to, {
+      phase: null,
+      message,
+      finished: this.now(),
+      releaseLease: true,
+      ...(progress !== undefined && { progress }),
+    });
+  }
+
+  async announce(jobId: number, action: 'UPDATE' | 'PROGRESS'): Promise<void> {
+    const job = await this.deps.store.get(jobId);
+    if (job !== undefined) publishJob(this.events, action, job);
+  }
+
+  warn(message: string): void {
+    this.deps.warn?.(message);
+  }
+}
+
+interface ProgressFlush {
+  flush(): Promise<void>;
+}
+
+/** One `handle` of one job: its phases, in order, until the job rests or waits. */
+class Attempt {
+  private counters: JobProgress | undefined;
+
+  constructor(
+    private readonly runner: JobRunner,
+    private job: JobRecord,
+    private readonly heartbeat: JobHeartbeat,
+  ) {}
+
+  progressNow(): JobProgress | undefined {
+    return this.counters;
+  }
+
+  async run(): Promise<void> {
+    let phase: JobPhase | null = this.job.phase;
+    // Opened before anything moves: a view gone or unusable fails the job with the reason.
+    const target = await this.runner.openTarget(this.job.repositoryViewId);
+    if (phase === 'RUN') phase = await this.runPhase(target);
+    if (phase === 'APPLY' || phase === 'UNDO') await this.writePhase(phase, target);
+  }
+
+  /** Walks the scope; answers the phase to go on with (APPLY for a MAPPING job that is not a dry run). */
+  private async runPhase(target: JobTarget): Promise<JobPhase | null> {
+    const { runner, job, heartbeat } = this;
+    const { store } = runner;
+    if (!(await runner.move(job, ['QUEUED', 'RUNNING'], 'RUNNING', { started: runner.clock() }))) return null;
+    if (job.cancelRequested) {
+      await runner.end(job, ['RUNNING'], 'CANCELLED', 'Cancelled before it started');
+      return null;
+    }
+    const operators = job.kind === 'MAPPING' ? await runner.operators(job.operators) : [];
+    // A resumed run starts from what the earlier attempt recorded.
+    const recorded = await store.recordedUris(job.id);
+    const before = await store.countersFromItems(job.id);
+    let position = await store.lastPosition(job.id);
+    let found = 0;
+    let { done, changed, failed } = before;
+    const progress = (): JobProgress => ({
+      total: Math.max(before.done + found, done),
+      done,
+      changed,
+      failed,
+    });
+    let flushed = '';
+    const flush = async () => {
+      const now = progress();
+      if (JSON.stringify(now) === flushed) return;
+      flushed = JSON.stringify(now);
+      await store.updateProgress(job.id, now);
+      await runner.announce(job.id, 'PROGRESS');
+    };
+    this.counters = progress();
+    runner.setProgress({
+      flush: async () => {
+        this.counters = progress();
+        await flush();
+      },
+    });
+    let outcome: RunOutcome;
+    try {
+      outcome = await runner.jobWork.runScope(
+        {
+          kind: job.kind,
+          contextUri: job.contextUri,
+          scope: job.scope,
+          operators,
+          concurrency: runner.runSettings.concurrency,
+          maxResources: runner.runSettings.maxResources,
+        },
+        target,
+        {
+          isDone: (uri) => recorded.has(uri),
+          found: (count) => {
+            found += count;
+          },
+          record: async (item) => {
+            if (recorded.has(item.contextUri)) return;
+            recorded.add(item.contextUri);
+            position += 1;
+            await store.insertItem(job.id, position, itemOf(item));
+            done += 1;
+            const counted = countOf(item);
+            if (counted === 'changed') changed += 1;
+            if (counted === 'failed') failed += 1;
+            this.counters = progress();
+          },
+          cancelled: () => heartbeat.stopping || runner.isClosing,
+        },
+      );
+    } finally {
+      runner.setProgress(undefined);
+    }
+    // The last word on the lease and on cancel, before the job is ended.
+    await heartbeat.beat();
+    if (heartbeat.lost || (runner.isClosing && outcome.ended === 'CANCELLED')) {
+      if (!heartbeat.lost) await store.updateProgress(job.id, progress());
+      return null;
+    }
+    const final = progress();
+    this.counters = final;
+    if (outcome.ended === 'CANCELLED' || heartbeat.cancelRequested) {
+      await runner.end(
+        job,
+        ['RUNNING'],
+        'CANCELLED',
+        `Cancelled after ${count(final.done)} of ${count(final.total)}`,
+        final,
+      );
+      return null;
+    }
+    if (outcome.ended === 'FAILED') {
+      await runner.end(job, ['RUNNING'], 'FAILED', outcome.message, final);
+      return null;
+    }
+    if (job.kind === 'FIXITY') {
+      await runner.end(job, ['RUNNING'], 'COMPLETED', fixityMessage(final), final);
+      return null;
+    }
+    if (job.dryRun) {
+      await runner.end(job, ['RUNNING'], 'PREVIEWED', previewMessage(final), final);
+      return null;
+    }
+    const moved = await runner.move(job, ['RUNNING'], 'APPLYING', {
+      phase: 'APPLY',
+      message: previewMessage(final),
+      progress: final,
+    });
+    return moved ? 'APPLY' : null;
+  }
+
+  /** Writes the stored change-set (APPLY) or its inverse (UNDO). */
+  private async writePhase(phase: 'APPLY' | 'UNDO', target: JobTarget): Promise<void> {
+    const { runner, job, heartbeat } = this;
+    const { store } = runner;
+    const active = ACTIVE_STATE[phase];
+    // Still ours and still in this phase (a request moved it there; a resumed attempt finds it there).
+    if (!(await store.moveState(job.id, [active], active, { leaseOwner: runner.instanceId }))) return;
+    this.job = (await store.get(job.id)) ?? job;
+    this.counters = this.job.progress;
+    const items = await store.itemsToWrite(job.id, phase);
+    const changes: StoredChange[] = items.map((item) =>
+      phase === 'APPLY'
+        ? {
+            contextUri: item.contextUri,
+            etag: item.etag,
+            remove: decodeTriples(item.removed),
+            add: decodeTriples(item.added),
+          }
+        : {
+            contextUri: item.contextUri,
+            etag: null,
+            remove: decodeTriples(item.added),
+            add: decodeTriples(item.removed),
+          },
+    );
+    const outcome: WriteOutcome = await runner.jobWork.writeChanges(
+      target,
+      changes,
+      phase,
+      {
+        // LDP: each resource is marked as it is written, so a failure reports exactly what was.
+        written: (uri) => store.markWritten(job.id, phase, [uri]),
+        cancelled: () => heartbeat.lost || runner.isClosing,
+      },
+      runner.runSettings.concurrency,
+    );
+    await heartbeat.beat();
+    if (heartbeat.lost) return;
+    // Closing: whatever was not written stays to write (FEDORA rolled its transaction back).
+    if (runner.isClosing && outcome.ended !== 'WRITTEN') return;
+    const done = phase === 'APPLY' ? 'APPLIED' : 'UNDONE';
+    if (outcome.ended === 'WRITTEN') {
+      await store.markWritten(job.id, phase);
+      const verb = phase === 'APPLY' ? 'written' : 'restored';
+      await runner.end(
+        job,
+        [active],
+        done,
+        `${count(outcome.count)} ${plural(outcome.count, 'resource')} ${verb}`,
+      );
+      return;
+    }
+    if (outcome.ended === 'FAILED' && outcome.written.length > 0) {
+      // Normally marked one by one already; again in case a mark was lost with the failure.
+      await store.markWritten(job.id, phase, outcome.written);
+      await runner.end(
+        job,
+        [active],
+        'FAILED',
+        `${outcome.message}; written before the failure: ${outcome.written.join(', ')}`,
+      );
+      return;
+    }
+    await runner.end(job, [active], 'FAILED', outcome.message);
+  }
+}
+
+/** How a run's item is stored. */
+function itemOf(item: RunItem): NewJobItem {
+  if (item.kind === 'FIXITY')
+    return {
+      contextUri: item.contextUri,
+      outcome: 'CHECKED',
+      fixityStatus: item.status,
+      messageDigest: item.messageDigest,
+      size: item.size,
+      error: item.error,
+    };
+  if (item.error !== null)
+    return { contextUri: item.contextUri, outcome: 'FAILED', etag: item.etag, error: item.error };
+  const changes = item.removed.length > 0 || item.added.length > 0;
+  return {
+    contextUri: item.contextUri,
+    outcome: changes ? 'CHANGED' : 'UNCHANGED',
+    etag: item.etag,
+    removed: changes ? encodeTriples(item.removed) : null,
+    added: changes ? encodeTriples(item.added) : null,
+  };
+}
+
+function countOf(item: RunItem): 'changed' | 'failed' | 'unchanged' {
+  if (item.kind === 'FIXITY') return item.status === 'SUCCESS' ? 'changed' : 'failed';
+  if (item.error !== null) return 'failed';
+  return item.removed.length > 0 || item.added.length > 0 ? 'changed' : 'unchanged';
+}
+
+/** "1 204": a space between thousands, as the job messages write numbers. */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+function plural(n: number, noun: string): string {
+  return n === 1 ? noun : `${noun}s`;
+}
+
+/** "3 of 1 204 binaries failed" (also "0 of 12 …"). */
+export function fixityMessage(progress: JobProgress): string {
+  return `${count(progress.failed)} of ${count(progress.done)} ${plural(progress.done, 'binary').replace(/ys$/, 'ies')} failed`;
+}
+
+/** "12 of 50 resources change", and how many could not be mapped. */
+export function previewMessage(progress: JobProgress): string {
+  const failed = progress.failed > 0 ? `; ${count(progress.failed)} failed` : '';
+  return `${count(progress.changed)} of ${count(progress.done)} ${plural(progress.done, 'resource')} change${failed}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
