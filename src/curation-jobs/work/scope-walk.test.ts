@@ -96,7 +96,8 @@ describe('walkScope on the embedded repository', () => {
     await expect(walkScope(adapter, gone, 'SUBTREE', { concurrency: 2 }).next()).rejects.toThrow();
   });
 
-  it('a run over more resources than maxResources fails naming the limit', async () => {
+  it('a run over more resources than maxResources fails naming the limit, its requests all ended', async () => {
+    const { adapter: watched, counts } = counting(adapter);
     const { sink, items } = memorySink();
     const outcome = await runScope(
       {
@@ -107,7 +108,7 @@ describe('walkScope on the embedded repository', () => {
         concurrency: 2,
         maxResources: 5,
       },
-      { adapter, schemas: [DC_SCHEMA], rootUri: col },
+      { adapter: watched, schemas: [DC_SCHEMA], rootUri: col },
       sink,
     );
     expect(outcome).toEqual({
@@ -115,5 +116,8 @@ describe('walkScope on the embedded repository', () => {
       message: 'The scope holds more than 5 resources (the limit of a curation job); nothing was written',
     });
     expect(items).toHaveLength(5);
+    // Stopped early: the describes still in flight ended before the run did.
+    expect(counts.inFlight).toBe(0);
+    expect(counts.described.length).toBeLessThanOrEqual(8);
   });
 });

@@ -32,7 +32,7 @@ interface Slot<T> {
  * `concurrency` describes are in flight; what is pending is a stack of child lists (depth first), so memory
  * grows with the concurrency and the width of the containers on the current path, never with the tree.
  * A context that cannot be described throws (the scope does not exist); any other resource that cannot is
- * yielded with its error. Stopping the iteration early leaves in-flight describes to finish unobserved.
+ * yielded with its error. Stopping the iteration early waits for the requests in flight, unobserved.
  */
 export async function* walkScope<T = undefined>(
   adapter: RepositoryAdapter,
@@ -67,14 +67,20 @@ export async function* walkScope<T = undefined>(
   };
 
   const slots: Slot<T>[] = [];
-  for (;;) {
-    for (let uri = slots.length < concurrency ? nextUri() : undefined; uri !== undefined;) {
-      slots.push(start(uri));
-      uri = slots.length < concurrency ? nextUri() : undefined;
+  try {
+    for (;;) {
+      for (let uri = slots.length < concurrency ? nextUri() : undefined; uri !== undefined;) {
+        slots.push(start(uri));
+        uri = slots.length < concurrency ? nextUri() : undefined;
+      }
+      const oldest = slots.shift();
+      if (oldest === undefined) return;
+      yield await oldest.promise;
     }
-    const oldest = slots.shift();
-    if (oldest === undefined) return;
-    yield await oldest.promise;
+  } finally {
+    // A walk stopped early (cancel, too many resources) ends only once its requests have: nothing of it
+    // goes on behind the caller's back.
+    await Promise.all(slots.map((slot) => slot.promise));
   }
 }
 
