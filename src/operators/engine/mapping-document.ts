@@ -37,7 +37,24 @@ export function withAnswer(document: MappingDocument, field: string, values: Fie
   return copy;
 }
 
-/** A plain-object copy for callers (JSON serialisation, test equality); keys stay own data properties. */
+/**
+ * A plain-object copy for callers (JSON serialisation, test equality); keys stay own data properties.
+ * A loop, not `Object.fromEntries`, which took a third of a ten-operator run.
+ */
 export function toPlainDocument(document: MappingDocument): MappingDocument {
-  return Object.fromEntries(Object.entries(document).map(([field, values]) => [field, [...values]]));
+  const plain: MappingDocument = {};
+  // The document has a null prototype: for…in sees exactly its own keys, in their order.
+  for (const field in document) {
+    const values = [...(document[field] ?? [])];
+    // Assigning `__proto__` would set the prototype instead of adding the field.
+    if (field === '__proto__')
+      Object.defineProperty(plain, field, {
+        value: values,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else plain[field] = values;
+  }
+  return plain;
 }
