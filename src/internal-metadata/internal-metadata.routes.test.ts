@@ -83,6 +83,17 @@ describe('internal metadata: the samples of sage-operators.md §6', () => {
 });
 
 describe('internal metadata: rules', () => {
+  it('answers a repeated list with the same bytes, and the new list right after a write', async () => {
+    await create('Alpha', 'f_alpha');
+    const first = await sendJson(t.app, 'GET', URL);
+    const again = await sendJson(t.app, 'GET', URL);
+    expect(again.body).toBe(first.body);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.headers['content-length']).toBe(String(Buffer.byteLength(first.body)));
+    await create('Beta', 'f_beta');
+    expect((await list()).map((m) => m.field)).toEqual(['f_alpha', 'f_beta']);
+  });
+
   it('keeps the list key stable when the list is empty', async () => {
     expect(body(await sendJson(t.app, 'GET', URL)).payload).toEqual({ 'ArrayList<InternalMetadata>': [] });
   });

@@ -5,10 +5,27 @@ import { checkedBody } from '../http/validation-errors.js';
 import { IdBody } from '../shared/body-schema.js';
 import { InternalMetadataBody } from './internal-metadata.schema.js';
 import type { InternalMetadataService } from './internal-metadata.service.js';
+import type { InternalMetadata } from './internal-metadata.js';
 
 const LIST_KEY = 'ArrayList<InternalMetadata>';
 const ITEM_KEY = 'InternalMetadata';
 const tags = ['internal metadata'];
+
+/**
+ * The list's envelope as bytes, per frozen list the service answers (the same list until a write, see
+ * InternalMetadataService.list): a Buffer is written as it is, while a string is measured and encoded
+ * again for every response.
+ */
+const listBytes = new WeakMap<readonly InternalMetadata[], Buffer>();
+
+function listBody(list: readonly InternalMetadata[]): Buffer {
+  let bytes = listBytes.get(list);
+  if (bytes === undefined) {
+    bytes = Buffer.from(successJson(LIST_KEY, list));
+    if (Object.isFrozen(list)) listBytes.set(list, bytes);
+  }
+  return bytes;
+}
 
 /** Interface §4.1, ADMIN only (DECISIONS.md §5). */
 export function internalMetadataRoutes(service: InternalMetadataService) {
@@ -26,9 +43,8 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
           },
         },
       },
-      // The service answers the same frozen list while nothing changed, so its JSON is reused too.
-      async (_request, reply) =>
-        reply.type(JSON_CONTENT_TYPE).send(successJson(LIST_KEY, await service.list())),
+      // The service answers the same frozen list while nothing changed, so its bytes are reused too.
+      async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send(listBody(await service.list())),
     );
     app.post(
       '/internal/metadata',
