@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { body, buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
+import { TEST_POSTGRES_URL, testDialect } from '../test-support/test-database.js';
 import { baseUrlOf, SseClient } from './events.support.js';
 
 /**
@@ -70,4 +72,36 @@ describe(`events across instances (${testDialect})`, () => {
       }
     },
   );
+
+  if (testDialect === 'postgres') {
+    it('listens again by itself after losing its LISTEN connection', async () => {
+      const schema = a.config.database.kind === 'postgres' ? (a.config.database.schema ?? '') : '';
+      const channel = `scriptorium_events_${createHash('md5').update(schema).digest('hex').slice(0, 16)}`;
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      try {
+        // Both instances' listeners (same schema, same channel).
+        const listeners = async () =>
+          (
+            await client.query<{ pid: number }>(
+              `select pid from pg_stat_activity where application_name = 'scriptorium events' and query = $1`,
+              [`listen "${channel}"`],
+            )
+          ).rows.map((row) => row.pid);
+        const before = await listeners();
+        expect(before).toHaveLength(2);
+        await client.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+        await expect
+          .poll(async () => (await listeners()).filter((pid) => !before.includes(pid)).length, {
+            timeout: 10_000,
+          })
+          .toBe(2);
+        const onA = await subscribe(a.app, a.adminToken);
+        const fromB = await createSchema(b, tokenB);
+        await onA.waitForEvent((envelope, event) => event === 'schema' && envelope.meta.id === fromB);
+      } finally {
+        await client.end();
+      }
+    });
+  }
 });

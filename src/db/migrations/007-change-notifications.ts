@@ -31,6 +31,8 @@ export const QUIET_TABLES = [
   'repo_transactions',
   'repo_tx_staged',
   'repo_locks',
+  // Migration 011: event tickets are redeemed by deleting them; nothing keeps them.
+  'event_tickets',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';
