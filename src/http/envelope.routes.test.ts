@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { curationJobCases } from '../curation-jobs/curation-job.envelope.support.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
 import { buildTestApp, type TestApp } from '../test-support/test-app.js';
@@ -27,6 +28,7 @@ const CASES: Record<string, RouteCases> = {
   ...viewCases(current),
   ...contextCases(current),
   ...SERVICE_CASES,
+  ...curationJobCases(current),
 };
 
 let t: TestApp;
