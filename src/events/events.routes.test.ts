@@ -148,6 +148,10 @@ describe(`GET /events (${testDialect})`, () => {
       (e, event) => event === `context/${v.viewId}` && e.meta.action === 'UPDATE' && e.meta.id === childUri,
     );
     expect(update.envelope.meta.message).toBe('Metadata added');
+    expect(body(await sendJson(t.app, 'DELETE', `${v.prefix}?${q(childUri)}`)).meta.status).toBe('SUCCESS');
+    await stream.waitForEvent(
+      (e, event) => event === `context/${v.viewId}` && e.meta.action === 'DELETE' && e.meta.id === childUri,
+    );
 
     // Ids increase, each event comes once.
     const ids = stream.events.map((event) => Number(event.id));
@@ -270,5 +274,16 @@ describe(`GET /events (${testDialect})`, () => {
     // The session's unused tickets went with it.
     const ticket = (body(unused).payload.EventTicket as { ticket: string }).ticket;
     expect((await fetch(`${base}/events?ticket=${ticket}`)).status).toBe(401);
+  });
+
+  it('ends the open streams when the app closes', async () => {
+    const other = await buildTestApp();
+    await other.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await SseClient.open(`${baseUrlOf(other.app)}/events`, {
+      authorization: `Bearer ${other.adminToken}`,
+    });
+    open.push(stream);
+    await other.close();
+    await stream.ended;
   });
 });
