@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
 import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
@@ -25,7 +26,6 @@ interface Change {
 
 let t: TestApp;
 let view: EmbeddedView;
-let otherViewId: number;
 let ldpViewId: number;
 let titleOperator: number;
 let collection: string;
@@ -102,7 +102,8 @@ beforeAll(async () => {
       curators: [{ id: curator.id }],
     }),
   );
-  otherViewId = await createView('other', 'FEDORA', [otherCurator.id]);
+  // otherCurator curates a view of their own, just not this one.
+  await createView('other', 'FEDORA', [otherCurator.id]);
   ldpViewId = await createView('solid', 'LDP', []);
   titleOperator = (
     ok(
@@ -387,24 +388,47 @@ describe('curation job permissions and unknown ids', () => {
     expect(body(page).meta.message).toBe('The query parameter limit must be an integer from 1 to 1000');
   });
 
-  it('cancels a queued job at once', async () => {
-    // A job on a view whose repository does not answer: cancelled before or while it runs.
-    const created = ok(
-      await sendJson(t.app, 'POST', '/curation-job', {
-        repositoryViewId: otherViewId,
-        contextUri: '',
-        scope: 'SUBTREE',
-        kind: 'MAPPING',
-        operators: [titleOperator],
-      }),
-    ).CurationJob as Job;
-    const cancelled = body(await sendJson(t.app, 'POST', `/curation-job/${created.id}/cancel`));
-    if (cancelled.meta.status === 'SUCCESS') {
-      const job = await until(created.id, ['CANCELLED', 'FAILED']);
-      expect(['CANCELLED', 'FAILED']).toContain(job.state);
-    } else {
-      // The runner was quicker and the job already failed on the unreachable repository.
-      expect(cancelled.meta.message).toMatch(/is FAILED; only a QUEUED or RUNNING job can be cancelled/);
+  it('cancels a running job: it stops and ends CANCELLED; a second cancel is refused', async () => {
+    // A repository that accepts connections and answers nothing for a while: the job is surely running.
+    const server = net.createServer((socket) => {
+      setTimeout(() => socket.destroy(), 300).unref();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const stalled = (
+        ok(
+          await sendJson(t.app, 'POST', '/repository-view', {
+            type: 'FEDORA',
+            name: 'stalled',
+            rootUri: `http://127.0.0.1:${port}/rest/`,
+            dialect: 'FEDORA_6',
+            schemas: (
+              ok(await sendJson(t.app, 'GET', '/schema'))['ArrayList<Schema>'] as { id: number }[]
+            ).map(({ id }) => ({ id })),
+          }),
+        ).RepositoryView as { id: number }
+      ).id;
+      const created = ok(
+        await sendJson(
+          t.app,
+          'POST',
+          '/curation-job',
+          mappingJob({ repositoryViewId: stalled, contextUri: '' }),
+        ),
+      ).CurationJob as Job;
+      const cancelled = ok(await sendJson(t.app, 'POST', `/curation-job/${created.id}/cancel`))
+        .CurationJob as Job;
+      expect(['QUEUED', 'RUNNING', 'CANCELLED']).toContain(cancelled.state);
+      expect(await until(created.id, ['CANCELLED', 'FAILED', 'PREVIEWED'])).toMatchObject({
+        state: 'CANCELLED',
+      });
+      expect(body(await sendJson(t.app, 'POST', `/curation-job/${created.id}/cancel`)).meta).toMatchObject({
+        status: 'ERROR',
+        message: `Curation job ${created.id} is CANCELLED; only a QUEUED or RUNNING job can be cancelled`,
+      });
+    } finally {
+      server.close();
     }
   });
 });
