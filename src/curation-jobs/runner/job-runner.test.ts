@@ -228,6 +228,31 @@ describe('JobRunner', () => {
     expect(await store.get(job.id)).toMatchObject({ state: 'PREVIEWED', message: '3 of 3 resources change' });
   });
 
+  it('on shutdown a run stops without ending its job, which keeps its phase for the next start', async () => {
+    const job = await newJob();
+    const hold = gate();
+    const { runScope, processed } = fakeRun(3, { pause: (k) => (k === 2 ? hold.opened : Promise.resolve()) });
+    const r = runner({ runScope });
+    const running = r.handle(job.id);
+    await until(async () => (await store.get(job.id))?.progress.done === 1);
+    r.shutdown();
+    hold.open();
+    await running;
+    expect(processed).toEqual([uri(1)]);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'RUNNING',
+      phase: 'RUN',
+      leaseOwner: null,
+      finished: null,
+    });
+    // Closed: it takes no more work.
+    await r.handle(job.id);
+    expect((await store.get(job.id))?.state).toBe('RUNNING');
+    // The next start resumes it.
+    await runner({ runScope: fakeRun(3).runScope }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({ state: 'PREVIEWED', progress: { done: 3 } });
+  });
+
   it('does nothing while another runner holds a live lease', async () => {
     const job = await newJob();
     await store.claimLease(job.id, 'other', Date.now(), Date.now() + 30_000);
