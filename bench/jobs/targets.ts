@@ -40,27 +40,60 @@ const update = (uri: string, from: string, to: string) =>
 const dates = (record: SeededRecord, direction: 'apply' | 'undo') =>
   direction === 'apply' ? [record.before, record.after] : [record.after, record.before];
 
-/** A container of `count` records, each with a title and an American date, made with bare POSTs. */
+/**
+ * A container of `count` records, each with a title and an American date, made with bare PUTs (a PUT names
+ * the resource, so `<>` in the body is the resource itself on every server; CSS resolves `<>` of a POST
+ * against the parent).
+ */
 export async function seedCollection(
   target: Target,
   count: number,
 ): Promise<{ uri: string; records: SeededRecord[] }> {
-  const container = await post(target, target.root, `<> <${DCTERMS}title> "Jobs bench ${Date.now()}" .`);
+  const container = await put(
+    target,
+    childUri(target, target.root, `jobs-bench-${Date.now()}`),
+    'Jobs bench',
+  );
   const records: SeededRecord[] = [];
   await inPool(
     Array.from({ length: count }, (_, i) => i),
     8,
     async (i) => {
       const day = String((i % 28) + 1).padStart(2, '0');
-      const uri = await post(
-        target,
-        container,
-        `<> <${DCTERMS}title> "Record ${i + 1}" ; <${DCTERMS}date> "03/${day}/2001" .`,
-      );
+      const uri = childUri(target, container, `record-${i + 1}`);
+      await put(target, uri, `Record ${i + 1}`, `<> <${DCTERMS}date> "03/${day}/2001" .`);
       records.push({ uri, before: `03/${day}/2001`, after: `2001-03-${day}` });
     },
   );
   return { uri: container, records };
+}
+
+/** CSS names containers with a trailing slash; Fedora does not. */
+function childUri(target: Target, parent: string, name: string): string {
+  const base = parent.endsWith('/') ? parent : `${parent}/`;
+  return target.type === 'LDP' ? `${base}${name}/` : `${base}${name}`;
+}
+
+/**
+ * Creates a container holding a title (and `more` Turtle about it). CSS keeps a container's triples in its
+ * `.meta` description and drops a container body, so there the triples go in with a PATCH of `.meta`, as the
+ * LDP adapter writes them.
+ */
+async function put(target: Target, uri: string, title: string, more = ''): Promise<string> {
+  const turtle = `<${uri}> <${DCTERMS}title> "${title}" .\n${more.replaceAll('<>', `<${uri}>`)}`;
+  const container = { ...target.headers, link: `<${LDP}BasicContainer>; rel="type"` };
+  if (target.type === 'FEDORA') {
+    await expect2xx('PUT', uri, { ...container, 'content-type': 'text/turtle' }, turtle);
+    return uri;
+  }
+  await expect2xx('PUT', uri, { ...container, 'content-type': 'text/turtle' }, '');
+  await expect2xx(
+    'PATCH',
+    `${uri}.meta`,
+    { ...target.headers, 'content-type': 'application/sparql-update' },
+    `INSERT DATA { ${turtle} }`,
+  );
+  return uri;
 }
 
 async function post(target: Target, parent: string, turtle: string): Promise<string> {
