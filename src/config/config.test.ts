@@ -152,4 +152,24 @@ describe('loadConfig', () => {
       'sixteen-chars-ok',
     );
   });
+
+  it('reads the curation job settings', () => {
+    expect(loadConfig({})).toMatchObject({
+      jobConcurrency: 4,
+      jobMaxResources: 10_000,
+      jobLeaseSeconds: 30,
+      jobWorkers: 2,
+    });
+    expect(
+      loadConfig({
+        SCRIPTORIUM_JOB_CONCURRENCY: '8',
+        SCRIPTORIUM_JOB_MAX_RESOURCES: '500',
+        SCRIPTORIUM_JOB_LEASE_SECONDS: '10',
+        SCRIPTORIUM_JOB_WORKERS: '1',
+      }),
+    ).toMatchObject({ jobConcurrency: 8, jobMaxResources: 500, jobLeaseSeconds: 10, jobWorkers: 1 });
+    expect(() => loadConfig({ SCRIPTORIUM_JOB_WORKERS: '0', SCRIPTORIUM_JOB_LEASE_SECONDS: 'soon' })).toThrow(
+      /SCRIPTORIUM_JOB_LEASE_SECONDS must be an integer from 3 to 3600, got "soon"[\s\S]*SCRIPTORIUM_JOB_WORKERS must be an integer from 1 to 64/,
+    );
+  });
 });
