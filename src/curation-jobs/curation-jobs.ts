@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config/config.js';
+import type { Config, DatabaseConfig } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { OperatorStore } from '../operators/operator.store.js';
@@ -11,6 +13,7 @@ import { InProcessJobQueue } from './runner/in-process-queue.js';
 import type { JobQueue } from './runner/job-queue.js';
 import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
+import { PgBossJobQueue } from './runner/pg-boss-queue.js';
 
 export interface CurationJobsDependencies {
   readonly db: Kysely<Database>;
@@ -20,7 +23,7 @@ export interface CurationJobsDependencies {
   readonly events: EventBus;
   /** Where failures that end no job are told (the app's log once it exists). */
   readonly warn: (message: string) => void;
-  /** The queue; default one in this process (SQLite; PostgreSQL until its shared queue is wired). */
+  /** The queue; default `jobQueueFor(config, warn)`. */
   readonly queue?: JobQueue;
 }
 
@@ -32,11 +35,7 @@ export interface CurationJobsDependencies {
 export function createCurationJobs(deps: CurationJobsDependencies) {
   const { config } = deps;
   const store = new CurationJobStore(deps.db);
-  const queue =
-    deps.queue ??
-    new InProcessJobQueue(config.jobWorkers, (jobId, error) => {
-      deps.warn(`Curation job ${jobId}: ${error instanceof Error ? error.message : String(error)}`);
-    });
+  const queue = deps.queue ?? jobQueueFor(config, deps.warn);
   const findOperators = (ids: readonly number[]) => deps.operators.findByIds(ids);
   const service = new CurationJobService({
     store,
@@ -54,7 +53,15 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       events: deps.events,
       warn: deps.warn,
     },
-    { concurrency: config.jobConcurrency, maxResources: config.jobMaxResources, leaseMs },
+    {
+      concurrency: config.jobConcurrency,
+      maxResources: config.jobMaxResources,
+      leaseMs,
+      // Names the process on the leases it holds, so whoever reads curation_jobs.lease_owner (an
+      // operator, the two-process test) can tell which instance runs a job; the suffix keeps two apps
+      // in one process (tests) apart.
+      instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    },
   );
   const recovery = new JobRecovery(store, queue, { intervalMs: leaseMs, warn: deps.warn });
   return {
@@ -70,4 +77,40 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       await queue.stop();
     },
   };
+}
+
+/**
+ * SQLite: the queue in this process (one process owns the file's jobs). PostgreSQL: pg-boss, so every
+ * instance on the database shares one queue and a job whose instance died is finished by another
+ * (issue 12; why pg-boss: see pg-boss-queue.ts). Its tables go beside the service's own schema.
+ */
+export function jobQueueFor(config: Config, warn: (message: string) => void): JobQueue {
+  const database = config.database;
+  if (database.kind === 'sqlite')
+    return new InProcessJobQueue(config.jobWorkers, (jobId, error) => {
+      warn(`Curation job ${jobId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  return new PgBossJobQueue({
+    url: database.url,
+    schema: serviceSchemaOf(database),
+    warn,
+    concurrency: config.jobWorkers,
+  });
+}
+
+/**
+ * The schema the service's tables are in: the one tests configure, or the first of a `search_path` the
+ * URL sets through `options` (how test child processes and schema-per-tenant setups select it); else the
+ * URL's default (pg-boss then uses its own default schema).
+ */
+export function serviceSchemaOf(database: Extract<DatabaseConfig, { kind: 'postgres' }>): string | undefined {
+  if (database.schema !== undefined) return database.schema;
+  let options: string | null;
+  try {
+    options = new URL(database.url).searchParams.get('options');
+  } catch {
+    return undefined;
+  }
+  const first = /(?:^|\s)(?:-c\s*|--)search_path=\s*"?([A-Za-z_]\w*)/.exec(options ?? '');
+  return first?.[1];
 }

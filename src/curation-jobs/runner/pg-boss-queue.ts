@@ -238,6 +238,8 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   private sleep(ms: number): Promise<void> {
+    // A slot whose fetch was in flight when stop() woke the sleepers must not then sleep a whole poll.
+    if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);

@@ -33,6 +33,9 @@ export const QUIET_TABLES = [
   'repo_locks',
   // Migration 011: event tickets are redeemed by deleting them; nothing keeps them.
   'event_tickets',
+  // Migration 010: curation jobs are read fresh by every request and runner; nothing keeps them.
+  'curation_jobs',
+  'curation_job_items',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';
