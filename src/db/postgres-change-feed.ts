@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { isPlainSelect, type DataVersion } from './data-version.js';
+import { ListenConnection } from './listen-connection.js';
 
 /**
  * The channel the change triggers notify on (migration 007): one per schema, so instances on other
@@ -34,18 +34,33 @@ export class PostgresChangeFeed implements DataVersion {
   /** The embedded repository's content tables notify too (migration 009). */
   readonly watchesRepository = true;
   private counter = 0;
-  private client: pg.Client | undefined;
-  private listening = false;
-  private closed = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private delayMs: number;
-  private channel = '';
   private barrierSeq = 0;
   private pid: number | undefined;
   private readonly barriers = new Map<string, () => void>();
+  private readonly connection: ListenConnection;
 
-  constructor(private readonly settings: ChangeFeedOptions) {
-    this.delayMs = settings.retryMs ?? 500;
+  constructor(settings: ChangeFeedOptions) {
+    this.connection = new ListenConnection(
+      {
+        ...settings,
+        applicationName: 'scriptorium change feed',
+        channelSql: CHANGE_CHANNEL_SQL,
+        lostMessage: (why) => `change notifications lost (${why}); caching is off until they are back`,
+      },
+      {
+        onNotification: (payload) => {
+          this.noticed(payload);
+        },
+        onListening: ({ backendPid }) => {
+          this.pid = backendPid;
+          // Anything may have changed while nobody listened.
+          this.counter++;
+        },
+        onLost: () => {
+          this.releaseBarriers();
+        },
+      },
+    );
   }
 
   current(): Promise<string | undefined> {
@@ -53,17 +68,17 @@ export class PostgresChangeFeed implements DataVersion {
   }
 
   currentNow(): string | undefined {
-    return this.listening ? String(this.counter) : undefined;
+    return this.connection.isListening ? String(this.counter) : undefined;
   }
 
   /** Whether the listening connection is up (caches may keep reads). */
   get isListening(): boolean {
-    return this.listening;
+    return this.connection.isListening;
   }
 
   /** The listening connection's server process (tests end it to play a lost connection). */
   get backendPid(): number | undefined {
-    return this.listening ? this.pid : undefined;
+    return this.connection.isListening ? this.pid : undefined;
   }
 
   /** Kysely's query log calls this after every statement of this process. */
@@ -72,47 +87,8 @@ export class PostgresChangeFeed implements DataVersion {
   }
 
   /** Connects and listens; resolves once listening, or once the first attempt failed (then retries). */
-  async start(): Promise<void> {
-    if (this.closed || this.client !== undefined) return;
-    const client = new pg.Client({
-      connectionString: this.settings.connectionString,
-      ...(this.settings.options === undefined ? {} : { options: this.settings.options }),
-      connectionTimeoutMillis: 10_000,
-      application_name: 'scriptorium change feed',
-    });
-    this.client = client;
-    client.on('notification', ({ payload = '' }) => {
-      // The triggers send an empty payload; a barrier (`settled`) changes nothing.
-      if (!payload.startsWith(BARRIER)) {
-        this.counter++;
-        return;
-      }
-      const release = this.barriers.get(payload);
-      this.barriers.delete(payload);
-      release?.();
-    });
-    client.on('error', (error) => {
-      this.lost(client, error.message);
-    });
-    client.on('end', () => {
-      this.lost(client, 'connection ended');
-    });
-    try {
-      await client.connect();
-      const { rows } = await client.query<{ channel: string; pid: number }>(
-        `select ${CHANGE_CHANNEL_SQL} as channel, pg_backend_pid() as pid`,
-      );
-      this.channel = rows[0]?.channel ?? '';
-      this.pid = rows[0]?.pid;
-      await client.query(`listen ${client.escapeIdentifier(this.channel)}`);
-      if (this.client !== client) return;
-      // Anything may have changed while nobody listened.
-      this.counter++;
-      this.listening = true;
-      this.delayMs = this.settings.retryMs ?? 500;
-    } catch (error) {
-      this.lost(client, error instanceof Error ? error.message : String(error));
-    }
+  start(): Promise<void> {
+    return this.connection.start();
   }
 
   /**
@@ -121,37 +97,33 @@ export class PostgresChangeFeed implements DataVersion {
    * use it to ask another instance's question at the earliest moment the feed guarantees.
    */
   async settled(): Promise<void> {
-    const client = this.client;
-    if (!this.listening || client === undefined) return;
+    if (!this.connection.isListening) return;
     const token = `${BARRIER}${process.pid}:${++this.barrierSeq}`;
     const seen = new Promise<void>((resolve) => this.barriers.set(token, resolve));
-    // A listening session hears its own notifications too; the channel is hex, the token digits.
-    await client.query(`select pg_notify('${this.channel}', '${token}')`);
+    // A listening session hears its own notifications too.
+    await this.connection.notifySelf(token);
     await seen;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.listening = false;
-    clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = undefined;
-    for (const release of this.barriers.values()) release();
-    this.barriers.clear();
-    if (client !== undefined) await client.end().catch(() => undefined);
+    const closing = this.connection.close();
+    this.releaseBarriers();
+    await closing;
   }
 
-  private lost(client: pg.Client, message: string): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    this.listening = false;
-    void client.end().catch(() => undefined);
+  private noticed(payload: string): void {
+    // The triggers send an empty payload; a barrier (`settled`) changes nothing.
+    if (!payload.startsWith(BARRIER)) {
+      this.counter++;
+      return;
+    }
+    const release = this.barriers.get(payload);
+    this.barriers.delete(payload);
+    release?.();
+  }
+
+  private releaseBarriers(): void {
     for (const release of this.barriers.values()) release();
     this.barriers.clear();
-    if (this.closed) return;
-    this.settings.onTrouble?.(`change notifications lost (${message}); caching is off until they are back`);
-    this.retryTimer = setTimeout(() => void this.start(), this.delayMs);
-    this.retryTimer.unref();
-    this.delayMs = Math.min(this.delayMs * 2, 30_000);
   }
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { Database } from '../db/database.js';
+import { ListenConnection } from '../db/listen-connection.js';
 import type { EventBus, ServiceEvent } from './event-bus.js';
 import type { EventHub } from './event-hub.js';
 import { fitted, fromWire, toWire } from './event-wire.js';
@@ -32,12 +32,8 @@ export interface PostgresEventBusOptions {
  */
 export class PostgresEventBus implements EventBus {
   private readonly origin = randomUUID();
-  private client: pg.Client | undefined;
-  private listening = false;
-  private lostOnce = false;
+  private readonly connection: ListenConnection;
   private closed = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private delayMs: number;
   /** The notification being sent: the next waits for it, to keep this instance's order. */
   private sending: Promise<void> = Promise.resolve();
 
@@ -46,7 +42,23 @@ export class PostgresEventBus implements EventBus {
     private readonly hub: EventHub,
     private readonly settings: PostgresEventBusOptions,
   ) {
-    this.delayMs = settings.retryMs ?? 500;
+    this.connection = new ListenConnection(
+      {
+        ...settings,
+        applicationName: 'scriptorium events',
+        channelSql: EVENT_CHANNEL_SQL,
+        lostMessage: (why) =>
+          `event notifications lost (${why}); other instances' events miss this one's subscribers until they are back`,
+        backMessage: 'event notifications are back',
+      },
+      {
+        onNotification: (payload) => {
+          const message = fromWire(payload);
+          // Our own events were delivered when they were published.
+          if (message !== undefined && message.origin !== this.origin) this.hub.deliver(message.event);
+        },
+      },
+    );
   }
 
   publish(event: ServiceEvent): void {
@@ -75,66 +87,19 @@ export class PostgresEventBus implements EventBus {
 
   /** Whether other instances' events currently arrive. */
   get isListening(): boolean {
-    return this.listening;
+    return this.connection.isListening;
   }
 
   /** Connects and listens; resolves once listening, or once the first attempt failed (then retries). */
-  async start(): Promise<void> {
-    if (this.closed || this.client !== undefined) return;
-    const client = new pg.Client({
-      connectionString: this.settings.connectionString,
-      ...(this.settings.options === undefined ? {} : { options: this.settings.options }),
-      connectionTimeoutMillis: 10_000,
-      application_name: 'scriptorium events',
-    });
-    this.client = client;
-    client.on('notification', ({ payload = '' }) => {
-      const message = fromWire(payload);
-      // Our own events were delivered when they were published.
-      if (message !== undefined && message.origin !== this.origin) this.hub.deliver(message.event);
-    });
-    client.on('error', (error) => {
-      this.lost(client, error.message);
-    });
-    client.on('end', () => {
-      this.lost(client, 'connection ended');
-    });
-    try {
-      await client.connect();
-      const { rows } = await client.query<{ channel: string }>(`select ${EVENT_CHANNEL_SQL} as channel`);
-      await client.query(`listen ${client.escapeIdentifier(rows[0]?.channel ?? '')}`);
-      if (this.client !== client) return;
-      this.listening = true;
-      this.delayMs = this.settings.retryMs ?? 500;
-      if (this.lostOnce) this.settings.onTrouble?.('event notifications are back');
-    } catch (error) {
-      this.lost(client, error instanceof Error ? error.message : String(error));
-    }
+  start(): Promise<void> {
+    return this.connection.start();
   }
 
   /** Stops listening; waits for the notification being sent (the pool closes after this). */
   async close(): Promise<void> {
     this.closed = true;
-    this.listening = false;
-    clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = undefined;
+    const closing = this.connection.close();
     await this.sending;
-    if (client !== undefined) await client.end().catch(() => undefined);
-  }
-
-  private lost(client: pg.Client, message: string): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    this.listening = false;
-    void client.end().catch(() => undefined);
-    if (this.closed) return;
-    this.lostOnce = true;
-    this.settings.onTrouble?.(
-      `event notifications lost (${message}); other instances' events miss this one's subscribers until they are back`,
-    );
-    this.retryTimer = setTimeout(() => void this.start(), this.delayMs);
-    this.retryTimer.unref();
-    this.delayMs = Math.min(this.delayMs * 2, 30_000);
+    await closing;
   }
 }
