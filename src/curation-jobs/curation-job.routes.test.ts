@@ -293,7 +293,7 @@ describe('curation jobs on the embedded repository', () => {
     });
     expect(body(await sendJson(t.app, 'POST', `/curation-job/${job.id}/cancel`)).meta).toMatchObject({
       status: 'ERROR',
-      message: `Curation job ${job.id} is APPLIED; only a QUEUED or RUNNING job can be cancelled`,
+      message: `Curation job ${job.id} is APPLIED; only a QUEUED, RUNNING, APPLYING or UNDOING job can be cancelled`,
     });
     ok(await sendJson(t.app, 'POST', `/curation-job/${job.id}/undo`));
     await until(job.id, ['UNDONE']);
@@ -425,7 +425,7 @@ describe('curation job permissions and unknown ids', () => {
       });
       expect(body(await sendJson(t.app, 'POST', `/curation-job/${created.id}/cancel`)).meta).toMatchObject({
         status: 'ERROR',
-        message: `Curation job ${created.id} is CANCELLED; only a QUEUED or RUNNING job can be cancelled`,
+        message: `Curation job ${created.id} is CANCELLED; only a QUEUED, RUNNING, APPLYING or UNDOING job can be cancelled`,
       });
     } finally {
       server.close();

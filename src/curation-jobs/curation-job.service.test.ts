@@ -87,7 +87,7 @@ describe('CurationJobService states', () => {
       events.map((event) => [event.action, (event.payload.CurationJob as { state: string }).state]),
     ).toEqual([['UPDATE', 'CANCELLED']]);
     await expect(service.cancel(String(job.id), admin)).rejects.toThrow(
-      `Curation job ${job.id} is CANCELLED; only a QUEUED or RUNNING job can be cancelled`,
+      `Curation job ${job.id} is CANCELLED; only a QUEUED, RUNNING, APPLYING or UNDOING job can be cancelled`,
     );
   });
 
@@ -118,5 +118,36 @@ describe('CurationJobService states', () => {
       `Curation job ${job.id} is being applied already`,
     );
     expect(enqueued).toEqual([job.id]);
+  });
+
+  it('a FAILED job can be undone only when its apply wrote some resources (LDP stopped part way)', async () => {
+    const job = await queued();
+    await store.insertItems(job.id, [
+      {
+        position: 1,
+        item: { contextUri: 'http://example.org/a', outcome: 'CHANGED', removed: '[]', added: '[]' },
+      },
+      {
+        position: 2,
+        item: { contextUri: 'http://example.org/b', outcome: 'CHANGED', removed: '[]', added: '[]' },
+      },
+    ]);
+    await store.moveState(job.id, ['QUEUED'], 'FAILED', { phase: null, message: 'conflict' });
+    await expect(service.undo(String(job.id), admin)).rejects.toThrow(
+      `Curation job ${job.id} is FAILED; only an applied job can be undone`,
+    );
+    await store.markWritten(job.id, 'APPLY', ['http://example.org/a']);
+    expect(await service.undo(String(job.id), admin)).toMatchObject({ state: 'UNDOING' });
+    expect((await store.get(job.id))?.phase).toBe('UNDO');
+    expect((await store.itemsToWrite(job.id, 'UNDO')).map((item) => item.contextUri)).toEqual([
+      'http://example.org/a',
+    ]);
+  });
+
+  it('asks an APPLYING job to stop as well', async () => {
+    const job = await queued();
+    await store.moveState(job.id, ['QUEUED'], 'APPLYING', { phase: 'APPLY' });
+    expect((await service.cancel(String(job.id), admin)).state).toBe('APPLYING');
+    expect((await store.get(job.id))?.cancelRequested).toBe(true);
   });
 });

@@ -139,15 +139,25 @@ export class CurationJobService {
 
   /** Writes a previewed job's changes (the runner does it; the job is APPLYING when this answers). */
   apply(idText: string, caller: Principal): Promise<CurationJob> {
-    return this.startWriting(idText, caller, 'PREVIEWED', 'APPLYING', 'APPLY', 'applied', 'a previewed');
+    return this.startWriting(idText, caller, ['PREVIEWED'], 'APPLYING', 'APPLY', 'applied', 'a previewed');
   }
 
-  /** Writes the inverse of an applied job's changes. */
-  undo(idText: string, caller: Principal): Promise<CurationJob> {
-    return this.startWriting(idText, caller, 'APPLIED', 'UNDOING', 'UNDO', 'undone', 'an applied');
+  /**
+   * Writes the inverse of an applied job's changes; also of a FAILED job that wrote some (an LDP apply stopped
+   * part way: undo writes back exactly the resources it wrote).
+   */
+  async undo(idText: string, caller: Principal): Promise<CurationJob> {
+    const job = await this.find(idText, caller);
+    const undoable: JobState[] =
+      job.state === 'FAILED' && (await this.deps.store.hasWrittenItems(job.id)) ? ['FAILED'] : ['APPLIED'];
+    return this.startWriting(idText, caller, undoable, 'UNDOING', 'UNDO', 'undone', 'an applied');
   }
 
-  /** A queued job is cancelled at once; a running one stops at its next resource (CANCELLED then). */
+  /**
+   * A queued job is cancelled at once; a running one stops at its next resource (CANCELLED then); an applying
+   * or undoing one stops where that is truthful (DECISIONS.md §9: back to PREVIEWED/APPLIED when nothing was
+   * written, FAILED naming what was).
+   */
   async cancel(idText: string, caller: Principal): Promise<CurationJob> {
     const job = await this.find(idText, caller);
     const { store } = this.deps;
@@ -158,7 +168,7 @@ export class CurationJobService {
     });
     if (!cancelledAtOnce && !(await store.requestCancel(job.id)))
       throw new BadRequestError(
-        `Curation job ${job.id} is ${(await store.get(job.id))?.state ?? job.state}; only a QUEUED or RUNNING job can be cancelled`,
+        `Curation job ${job.id} is ${(await store.get(job.id))?.state ?? job.state}; only a QUEUED, RUNNING, APPLYING or UNDOING job can be cancelled`,
       );
     return toCurationJob(await this.announce(job.id, cancelledAtOnce));
   }
@@ -166,14 +176,14 @@ export class CurationJobService {
   private async startWriting(
     idText: string,
     caller: Principal,
-    from: JobState,
+    from: readonly JobState[],
     to: JobState,
     phase: 'APPLY' | 'UNDO',
     verb: string,
     needed: string,
   ): Promise<CurationJob> {
     const job = await this.find(idText, caller);
-    const moved = await this.deps.store.moveState(job.id, [from], to, {
+    const moved = await this.deps.store.moveState(job.id, from, to, {
       phase,
       message: null,
       finished: null,

@@ -127,13 +127,54 @@ describe('CurationJobStore', () => {
     expect(await store.orphaned(NOW)).toEqual([]);
   });
 
-  it('a cancel request reaches a running job only, and the renewal reports it', async () => {
+  it('a cancel request reaches a running, applying or undoing job only; the renewal reports it; a move clears it', async () => {
     const job = await store.create(newJob());
     expect(await store.requestCancel(job.id)).toBe(false);
     await store.moveState(job.id, ['QUEUED'], 'RUNNING');
     await store.claimLease(job.id, 'A', NOW, NOW + 1000);
     expect(await store.requestCancel(job.id)).toBe(true);
     expect(await store.renewLease(job.id, 'A', NOW + 2000)).toEqual({ held: true, cancelRequested: true });
+    await store.moveState(job.id, ['RUNNING'], 'PREVIEWED', { clearCancel: true });
+    expect((await store.get(job.id))?.cancelRequested).toBe(false);
+    expect(await store.requestCancel(job.id)).toBe(false);
+    for (const state of ['APPLYING', 'UNDOING'] as const) {
+      await store.moveState(job.id, ['PREVIEWED', 'APPLYING'], state);
+      expect(await store.requestCancel(job.id)).toBe(true);
+    }
+  });
+
+  it('items in batches; LDP writes marked WRITING before and settled after; a FAILED apply that wrote some', async () => {
+    const job = await store.create(newJob());
+    const uri = (n: number) => `http://example.org/one/r${n}`;
+    // 130 items: more than one INSERT's worth (64 rows), and one met again (kept as first recorded).
+    const batch = Array.from({ length: 130 }, (_, i) => ({
+      position: i + 1,
+      item: { contextUri: uri(i + 1), outcome: 'CHANGED' as const, removed: '[]', added: '[1]' },
+    }));
+    await store.insertItems(job.id, batch);
+    await store.insertItems(job.id, [{ position: 131, item: { contextUri: uri(1), outcome: 'UNCHANGED' } }]);
+    expect(await store.countersFromItems(job.id)).toEqual({ done: 130, changed: 130, failed: 0 });
+    expect(await store.hasWrittenItems(job.id)).toBe(false);
+
+    await store.markWriting(job.id, 'APPLY', [uri(1), uri(2), uri(3)]);
+    await store.markWritten(job.id, 'APPLY', [uri(1)]);
+    await store.markNotWritten(job.id, 'APPLY', [uri(2)]);
+    // r3 stays WRITING (a runner stopped there): still to write, flagged for a content check.
+    const toApply = await store.itemsToWrite(job.id, 'APPLY');
+    expect(toApply).toHaveLength(129);
+    expect(toApply.slice(0, 2).map((item) => [item.contextUri, item.writeState])).toEqual([
+      [uri(2), 'NONE'],
+      [uri(3), 'WRITING'],
+    ]);
+    expect(await store.hasWrittenItems(job.id)).toBe(true);
+
+    // UNDO: the written one only, through RESTORING.
+    expect((await store.itemsToWrite(job.id, 'UNDO')).map((item) => item.contextUri)).toEqual([uri(1)]);
+    await store.markWriting(job.id, 'UNDO', [uri(1)]);
+    expect((await store.itemsToWrite(job.id, 'UNDO')).map((item) => item.writeState)).toEqual(['RESTORING']);
+    await store.markWritten(job.id, 'UNDO', [uri(1)]);
+    expect(await store.itemsToWrite(job.id, 'UNDO')).toEqual([]);
+    expect(await store.hasWrittenItems(job.id)).toBe(false);
   });
 
   it('items: idempotent insert, changes page, items to write, marks, counters', async () => {

@@ -42,11 +42,23 @@ export interface StateMove {
   readonly leaseOwner?: string;
   /** Drops the lease with the move (the job rests, or another runner may take the next phase). */
   readonly releaseLease?: boolean;
+  /** Forgets a cancel request (answered by this move: a later phase must not see it). */
+  readonly clearCancel?: boolean;
 }
 
 /** ITEM outcomes (curation-job.table.ts). */
 export type ItemOutcome = 'CHANGED' | 'UNCHANGED' | 'FAILED' | 'CHECKED';
-export type WriteState = 'NONE' | 'APPLIED' | 'UNDONE';
+/**
+ * NONE → (WRITING) → APPLIED → (RESTORING) → UNDONE. WRITING and RESTORING mark an LDP write in flight: a
+ * runner that stopped there does not know whether it happened, so the next one checks the content first.
+ */
+export type WriteState = 'NONE' | 'WRITING' | 'APPLIED' | 'RESTORING' | 'UNDONE';
+
+/** The states an item is in before, during and after a write of `mode`. */
+const WRITE_STATES = {
+  APPLY: { before: 'NONE', during: 'WRITING', after: 'APPLIED' },
+  UNDO: { before: 'APPLIED', during: 'RESTORING', after: 'UNDONE' },
+} as const satisfies Record<'APPLY' | 'UNDO', Record<string, WriteState>>;
 
 /** One processed resource as the runner records it; triples are the store's JSON (stored-triples.ts). */
 export interface NewJobItem {
@@ -141,6 +153,7 @@ export class CurationJobStore {
         ...(move.finished !== undefined && { finished: move.finished }),
         ...(move.progress !== undefined && progressColumns(move.progress)),
         ...(move.releaseLease === true && { lease_owner: null, lease_expires: null }),
+        ...(move.clearCancel === true && { cancel_requested: 0 }),
       })
       .where('id', '=', id)
       .where('state', 'in', [...from]);
@@ -162,13 +175,13 @@ export class CurationJobStore {
     await this.db.updateTable('curation_jobs').set(progressColumns(progress)).where('id', '=', id).execute();
   }
 
-  /** Asks the runner of a RUNNING job to stop; false when the job is not running. */
+  /** Asks the runner of a RUNNING, APPLYING or UNDOING job to stop; false when the job is in none of them. */
   async requestCancel(id: number): Promise<boolean> {
     const result = await this.db
       .updateTable('curation_jobs')
       .set({ cancel_requested: 1 })
       .where('id', '=', id)
-      .where('state', '=', 'RUNNING')
+      .where('state', 'in', ['RUNNING', 'APPLYING', 'UNDOING'])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -228,24 +241,40 @@ export class CurationJobStore {
    * resource): a resumed run that meets a resource again keeps the first record.
    */
   async insertItem(jobId: number, position: number, item: NewJobItem): Promise<void> {
-    await this.db
-      .insertInto('curation_job_items')
-      .values({
-        job_id: jobId,
-        position,
-        context_uri: item.contextUri,
-        outcome: item.outcome,
-        etag: item.etag ?? null,
-        removed: item.removed ?? null,
-        added: item.added ?? null,
-        error: item.error ?? null,
-        write_state: 'NONE',
-        fixity_status: item.fixityStatus ?? null,
-        message_digest: item.messageDigest ?? null,
-        size: item.size ?? null,
-      })
-      .onConflict((oc) => oc.columns(['job_id', 'context_uri']).doNothing())
-      .execute();
+    await this.insertItems(jobId, [{ position, item }]);
+  }
+
+  /**
+   * Records several processed resources in one statement (a run flushes them in batches: one commit, one
+   * fsync on SQLite, instead of one per resource). Idempotent as `insertItem`. At most 64 at once keeps the
+   * statement under SQLite's 999 parameters.
+   */
+  async insertItems(
+    jobId: number,
+    items: readonly { readonly position: number; readonly item: NewJobItem }[],
+  ): Promise<void> {
+    for (let start = 0; start < items.length; start += ITEMS_PER_INSERT) {
+      await this.db
+        .insertInto('curation_job_items')
+        .values(
+          items.slice(start, start + ITEMS_PER_INSERT).map(({ position, item }) => ({
+            job_id: jobId,
+            position,
+            context_uri: item.contextUri,
+            outcome: item.outcome,
+            etag: item.etag ?? null,
+            removed: item.removed ?? null,
+            added: item.added ?? null,
+            error: item.error ?? null,
+            write_state: 'NONE',
+            fixity_status: item.fixityStatus ?? null,
+            message_digest: item.messageDigest ?? null,
+            size: item.size ?? null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['job_id', 'context_uri']).doNothing())
+        .execute();
+    }
   }
 
   /** The last position recorded (0 when none): a resumed run numbers on from it. */
@@ -301,27 +330,72 @@ export class CurationJobStore {
     }));
   }
 
-  /** APPLY: the changes not yet written; UNDO: the changes written. By position. */
+  /**
+   * APPLY: the changes not yet written; UNDO: the changes written. By position. Items an earlier attempt was
+   * writing when it stopped (WRITING, RESTORING) are included: `writeState` tells the runner to check them.
+   */
   async itemsToWrite(jobId: number, mode: 'APPLY' | 'UNDO'): Promise<StoredItem[]> {
-    let query = this.db.selectFrom('curation_job_items').selectAll().where('job_id', '=', jobId);
-    query =
-      mode === 'APPLY'
-        ? query.where('outcome', '=', 'CHANGED').where('write_state', '=', 'NONE')
-        : query.where('write_state', '=', 'APPLIED');
+    const { before, during } = WRITE_STATES[mode];
+    let query = this.db
+      .selectFrom('curation_job_items')
+      .selectAll()
+      .where('job_id', '=', jobId)
+      .where('write_state', 'in', [before, during]);
+    if (mode === 'APPLY') query = query.where('outcome', '=', 'CHANGED');
     return (await query.orderBy('position').execute()).map(toItem);
   }
 
   /** Marks written resources (all of the job's candidates when `contextUris` is undefined). */
   async markWritten(jobId: number, mode: 'APPLY' | 'UNDO', contextUris?: readonly string[]): Promise<void> {
+    const { before, during, after } = WRITE_STATES[mode];
+    await this.moveItems(jobId, mode, [before, during], after, contextUris);
+  }
+
+  /** Marks resources as being written (LDP, before their requests are sent), in one statement. */
+  async markWriting(jobId: number, mode: 'APPLY' | 'UNDO', contextUris: readonly string[]): Promise<void> {
+    const { before, during } = WRITE_STATES[mode];
+    await this.moveItems(jobId, mode, [before], during, contextUris);
+  }
+
+  /** Resources marked as being written that were not (refused, failed or never sent): back as they were. */
+  async markNotWritten(jobId: number, mode: 'APPLY' | 'UNDO', contextUris: readonly string[]): Promise<void> {
+    const { before, during } = WRITE_STATES[mode];
+    await this.moveItems(jobId, mode, [during], before, contextUris);
+  }
+
+  /** Whether some of the job's resources were written by an apply and not restored (a FAILED LDP apply). */
+  async hasWrittenItems(jobId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('curation_job_items')
+      .select('context_uri')
+      .where('job_id', '=', jobId)
+      .where('write_state', '=', 'APPLIED')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  private async moveItems(
+    jobId: number,
+    mode: 'APPLY' | 'UNDO',
+    from: readonly WriteState[],
+    to: WriteState,
+    contextUris: readonly string[] | undefined,
+  ): Promise<void> {
     if (contextUris?.length === 0) return;
     let query = this.db
       .updateTable('curation_job_items')
-      .set({ write_state: mode === 'APPLY' ? 'APPLIED' : 'UNDONE' })
+      .set({ write_state: to })
       .where('job_id', '=', jobId)
-      .where('write_state', '=', mode === 'APPLY' ? 'NONE' : 'APPLIED');
+      .where('write_state', 'in', [...from]);
     if (mode === 'APPLY') query = query.where('outcome', '=', 'CHANGED');
-    if (contextUris !== undefined) query = query.where('context_uri', 'in', [...contextUris]);
-    await query.execute();
+    // In slices: a long list must stay under SQLite's 999 parameters.
+    if (contextUris === undefined) {
+      await query.execute();
+      return;
+    }
+    for (let start = 0; start < contextUris.length; start += URIS_PER_UPDATE)
+      await query.where('context_uri', 'in', contextUris.slice(start, start + URIS_PER_UPDATE)).execute();
   }
 
   /**
@@ -347,6 +421,10 @@ export class CurationJobStore {
     return { done: Number(row.done), changed: Number(row.changed ?? 0), failed: Number(row.failed ?? 0) };
   }
 }
+
+/** Rows per multi-row INSERT: 64 × 12 columns stays under SQLite's 999 parameters. */
+const ITEMS_PER_INSERT = 64;
+const URIS_PER_UPDATE = 500;
 
 function progressColumns(progress: JobProgress) {
   return { total: progress.total, done: progress.done, changed: progress.changed, failed: progress.failed };

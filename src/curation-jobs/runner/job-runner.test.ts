@@ -1,14 +1,16 @@
 import type { Quad } from '@rdfjs/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../../db/connect.js';
 import { migrateToLatest } from '../../db/migrations/migrate.js';
 import type { ServiceEvent } from '../../events/event-bus.js';
 import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
 import type { Operator } from '../../operators/operator.js';
+import { createAdapter } from '../../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { CurationJobStore, type NewCurationJob } from '../curation-job.store.js';
 import type { RunSink, StoredChange, WriteOutcome, WriteSink } from '../work/job-work.js';
+import { DC_SCHEMA, DRAFT_TO_FINAL, retitle, titled, titlesOf } from '../work/work.test-support.js';
 import { count, JobRunner, type JobWork } from './job-runner.js';
 
 const ROOT = 'http://example.org/rest/';
@@ -337,6 +339,7 @@ describe('JobRunner', () => {
       Promise.resolve({
         ended: 'CONFLICT',
         conflicts: [uri(2)],
+        written: [],
         message: `Changed since the preview: ${uri(2)}`,
       }),
     );
@@ -351,7 +354,9 @@ describe('JobRunner', () => {
 
     const partial = await newJob({ dryRun: false });
     const ldp = fakeWrite(async (_changes, sink) => {
-      await sink.written(uri(1));
+      await sink.writing([uri(1), uri(2)]);
+      await sink.written([uri(1)]);
+      await sink.notWritten([uri(2)]);
       return { ended: 'FAILED', written: [uri(1)], message: `412 on ${uri(2)}` };
     });
     await runner({ runScope: fakeRun(3).runScope, writeChanges: ldp.writeChanges }).handle(partial.id);
@@ -392,4 +397,92 @@ describe('JobRunner', () => {
     expect(count(12)).toBe('12');
     expect(count(1_234_567)).toBe('1 234 567');
   });
+
+  it('records items in batches: a few statements for many resources, every item stored', async () => {
+    const job = await newJob();
+    const inserts = vi.spyOn(store, 'insertItems');
+    // A clock that stands still: only the batch size (64) and the flushes start a batch.
+    await runner({ runScope: fakeRun(150).runScope }, { now: () => 1 }).handle(job.id);
+    expect(await store.countersFromItems(job.id)).toEqual({ done: 150, changed: 150, failed: 0 });
+    expect(inserts.mock.calls.length).toBeGreaterThanOrEqual(3);
+    expect(inserts.mock.calls.length).toBeLessThan(20);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'PREVIEWED',
+      progress: { total: 150, done: 150 },
+    });
+  });
+
+  it('a cancel during an apply that wrote nothing takes the job back to PREVIEWED, and it can be applied again', async () => {
+    const job = await newJob({ dryRun: false });
+    const cancellable = fakeWrite(async (_changes, sink) => {
+      await until(() => Promise.resolve(sink.cancelled()));
+      return { ended: 'CANCELLED', message: 'nothing was written (the transaction was rolled back)' };
+    });
+    const running = runner({ runScope: fakeRun(2).runScope, writeChanges: cancellable.writeChanges }).handle(
+      job.id,
+    );
+    await until(async () => (await store.get(job.id))?.state === 'APPLYING');
+    expect(await store.requestCancel(job.id)).toBe(true);
+    await running;
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'PREVIEWED',
+      phase: null,
+      cancelRequested: false,
+      message: 'The apply was cancelled; nothing was written (the transaction was rolled back)',
+    });
+    await store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' });
+    await runner({ writeChanges: fakeWrite().writeChanges }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({ state: 'APPLIED', message: '2 resources written' });
+  });
 });
+
+describe('JobRunner on a Community Solid Server (LDP)', () => {
+  const root = inject('cssBaseUrl');
+  const adapter = createAdapter({ type: 'LDP', rootUri: root });
+  const ldpRunner = () =>
+    new JobRunner(
+      {
+        store,
+        openTarget: () => Promise.resolve({ adapter, schemas: [DC_SCHEMA], rootUri: root }),
+        operators: () => Promise.resolve([DRAFT_TO_FINAL]),
+      },
+      // One write at a time: which resources the conflict leaves written is then known.
+      { concurrency: 1, maxResources: 100, leaseMs: 30_000, heartbeatMs: 10 },
+    );
+
+  it('an apply stopped by a conflict ends FAILED naming what it wrote; undo writes back exactly those', async () => {
+    const col = await adapter.createChild(root, []);
+    const drafts = [
+      await titled(adapter, col, 'draft one'),
+      await titled(adapter, col, 'draft two'),
+      await titled(adapter, col, 'draft three'),
+    ];
+    const job = await newJob({ contextUri: col, dryRun: true });
+    await ldpRunner().handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({ state: 'PREVIEWED', progress: { total: 3, done: 3 } });
+    const [first, second, third] = (await store.changes(job.id, 0, 10)).map((item) => item.contextUri);
+    await retitle(adapter, second!, `draft ${titleNumber(drafts, second!)}`, 'edited by hand');
+
+    await store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' });
+    await ldpRunner().handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'FAILED',
+      message: `${second} changed since the preview; written before and staying written: ${first}`,
+    });
+    expect(await store.hasWrittenItems(job.id)).toBe(true);
+    expect((await titlesOf(adapter, third!))[0]).toMatch(/^draft /);
+
+    await store.moveState(job.id, ['FAILED'], 'UNDOING', { phase: 'UNDO' });
+    await ldpRunner().handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({ state: 'UNDONE', message: '1 resource restored' });
+    const titles = await Promise.all(drafts.map(async (d) => (await titlesOf(adapter, d))[0]));
+    expect(titles.filter((t) => t === 'edited by hand')).toHaveLength(1);
+    expect(titles.filter((t) => t?.startsWith('draft '))).toHaveLength(2);
+    await adapter.delete(col);
+  });
+});
+
+/** "one", "two" or "three": the draft's word, from its place in the list. */
+function titleNumber(drafts: readonly string[], uri: string): string {
+  return ['one', 'two', 'three'][drafts.indexOf(uri)]!;
+}

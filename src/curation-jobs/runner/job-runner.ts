@@ -171,6 +171,8 @@ export class JobRunner {
       message,
       finished: this.now(),
       releaseLease: true,
+      // Whatever stopped, a cancel asked during this phase is answered: the next phase must not see it.
+      clearCancel: true,
       ...(progress !== undefined && { progress }),
     });
   }
@@ -225,16 +227,15 @@ class Attempt {
     const recorded = await store.recordedUris(job.id);
     const before = await store.countersFromItems(job.id);
     let position = await store.lastPosition(job.id);
+    // Resources found in scope so far (a resumed walk finds the recorded ones again).
     let found = 0;
     let { done, changed, failed } = before;
-    const progress = (): JobProgress => ({
-      total: Math.max(before.done + found, done),
-      done,
-      changed,
-      failed,
-    });
+    const progress = (): JobProgress => ({ total: Math.max(found, done), done, changed, failed });
+    const items = new ItemBatcher((batch) => store.insertItems(job.id, batch), runner.clock.bind(runner));
     let flushed = '';
     const flush = async () => {
+      // Items first: the progress stored never counts an item that is not.
+      await items.persist();
       const now = progress();
       if (JSON.stringify(now) === flushed) return;
       flushed = JSON.stringify(now);
@@ -269,7 +270,7 @@ class Attempt {
             if (recorded.has(item.contextUri)) return;
             recorded.add(item.contextUri);
             position += 1;
-            await store.insertItem(job.id, position, itemOf(item));
+            await items.add({ position, item: itemOf(item) });
             done += 1;
             const counted = countOf(item);
             if (counted === 'changed') changed += 1;
@@ -279,6 +280,8 @@ class Attempt {
           cancelled: () => heartbeat.stopping || runner.isClosing,
         },
       );
+      // What is recorded is stored before the job moves on (or rests, to be resumed from it).
+      await items.persist();
     } finally {
       runner.setProgress(undefined);
     }
@@ -330,29 +333,36 @@ class Attempt {
     this.job = (await store.get(job.id)) ?? job;
     this.counters = this.job.progress;
     const items = await store.itemsToWrite(job.id, phase);
-    const changes: StoredChange[] = items.map((item) =>
-      phase === 'APPLY'
+    const changes: StoredChange[] = items.map((item) => {
+      // Being written when an earlier attempt stopped (LDP): checked before it is written again.
+      const uncertain = item.writeState === 'WRITING' || item.writeState === 'RESTORING';
+      return phase === 'APPLY'
         ? {
             contextUri: item.contextUri,
             etag: item.etag,
             remove: decodeTriples(item.removed),
             add: decodeTriples(item.added),
+            uncertain,
           }
         : {
             contextUri: item.contextUri,
             etag: null,
             remove: decodeTriples(item.added),
             add: decodeTriples(item.removed),
-          },
-    );
+            uncertain,
+          };
+    });
     const outcome: WriteOutcome = await runner.jobWork.writeChanges(
       target,
       changes,
       phase,
       {
-        // LDP: each resource is marked as it is written, so a failure reports exactly what was.
-        written: (uri) => store.markWritten(job.id, phase, [uri]),
-        cancelled: () => heartbeat.lost || runner.isClosing,
+        // LDP: a batch is marked before its requests are sent and after they end, so a failure (or a crash)
+        // reports exactly what was written, or which resources to check.
+        writing: (uris) => store.markWriting(job.id, phase, uris),
+        written: (uris) => store.markWritten(job.id, phase, uris),
+        notWritten: (uris) => store.markNotWritten(job.id, phase, uris),
+        cancelled: () => heartbeat.stopping || runner.isClosing,
       },
       runner.runSettings.concurrency,
     );
@@ -360,6 +370,13 @@ class Attempt {
     if (heartbeat.lost) return;
     // Closing: whatever was not written stays to write (FEDORA rolled its transaction back).
     if (runner.isClosing && outcome.ended !== 'WRITTEN') return;
+    if (outcome.ended === 'CANCELLED') {
+      // Nothing was written: the job is back where the request found it, and may be applied (undone) again.
+      const [rest, what] =
+        phase === 'APPLY' ? (['PREVIEWED', 'apply'] as const) : (['APPLIED', 'undo'] as const);
+      await runner.end(job, [active], rest, `The ${what} was cancelled; ${outcome.message}`);
+      return;
+    }
     const done = phase === 'APPLY' ? 'APPLIED' : 'UNDONE';
     if (outcome.ended === 'WRITTEN') {
       await store.markWritten(job.id, phase);
@@ -372,8 +389,14 @@ class Attempt {
       );
       return;
     }
+    if (outcome.ended === 'CONFLICT' && outcome.written.length > 0) {
+      // The message lists what was written before the conflict; marked already, again in case a mark was lost.
+      await store.markWritten(job.id, phase, outcome.written);
+      await runner.end(job, [active], 'FAILED', outcome.message);
+      return;
+    }
     if (outcome.ended === 'FAILED' && outcome.written.length > 0) {
-      // Normally marked one by one already; again in case a mark was lost with the failure.
+      // Marked batch by batch already; again in case a mark was lost with the failure.
       await store.markWritten(job.id, phase, outcome.written);
       await runner.end(
         job,
@@ -386,6 +409,56 @@ class Attempt {
     await runner.end(job, [active], 'FAILED', outcome.message);
   }
 }
+
+/**
+ * A run's items on their way to the database: kept and inserted in batches (64 items or 250 ms, whichever
+ * comes first), one statement and, on SQLite, one commit each instead of one per resource. A batch is written
+ * while the run goes on; the next waits for it, so at most one batch is in flight and one is filling. A crash
+ * loses at most the unwritten items, which the resumed run processes again (inserts are idempotent).
+ */
+class ItemBatcher {
+  private batch: { position: number; item: NewJobItem }[] = [];
+  private writing: Promise<void> | undefined;
+  private lastWrite: number;
+
+  constructor(
+    private readonly insert: (batch: readonly { position: number; item: NewJobItem }[]) => Promise<void>,
+    private readonly now: () => number,
+  ) {
+    this.lastWrite = now();
+  }
+
+  /** Keeps an item; starts writing the batch when it is due (rejects when an earlier batch failed). */
+  async add(entry: { position: number; item: NewJobItem }): Promise<void> {
+    this.batch.push(entry);
+    if (this.batch.length < BATCH_ITEMS && this.now() - this.lastWrite < BATCH_MS) return;
+    await this.writing;
+    this.startWriting();
+  }
+
+  /** Writes whatever is kept, after the batch in flight; resolves once all of it is stored. */
+  async persist(): Promise<void> {
+    await this.writing;
+    this.startWriting();
+    await this.writing;
+  }
+
+  private startWriting(): void {
+    if (this.batch.length === 0) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.lastWrite = this.now();
+    const writing = this.insert(batch).finally(() => {
+      if (this.writing === writing) this.writing = undefined;
+    });
+    // Handled here so a failure is not unhandled while nobody waits; the next add or persist throws it.
+    writing.catch(() => undefined);
+    this.writing = writing;
+  }
+}
+
+const BATCH_ITEMS = 64;
+const BATCH_MS = 250;
 
 /** How a run's item is stored. */
 function itemOf(item: RunItem): NewJobItem {

@@ -76,17 +76,37 @@ export interface StoredChange {
   readonly etag: string | null;
   readonly remove: readonly Quad[];
   readonly add: readonly Quad[];
+  /**
+   * An earlier attempt was writing it when it stopped (LDP): whether it was written is unknown, so the
+   * resource is read first and counts as written when it already holds the change.
+   */
+  readonly uncertain?: boolean;
 }
 
+/** LDP (no transactions): how the writes are persisted, so that a stop at any point is told truthfully. */
 export interface WriteSink {
-  /** LDP (no transactions): this resource was written; persisted before the next write. */
-  written(contextUri: string): Promise<void>;
+  /** These resources are about to be written (persisted before any of their requests is sent). */
+  writing(contextUris: readonly string[]): Promise<void>;
+  /** These were written. */
+  written(contextUris: readonly string[]): Promise<void>;
+  /** These were marked `writing` but were not written (refused, failed, or never sent). */
+  notWritten(contextUris: readonly string[]): Promise<void>;
   cancelled(): boolean;
 }
 
 export type WriteOutcome =
   | { readonly ended: 'WRITTEN'; readonly count: number }
-  /** Nothing written (FEDORA: the transaction was rolled back): these resources changed since the preview. */
-  | { readonly ended: 'CONFLICT'; readonly conflicts: readonly string[]; readonly message: string }
+  /**
+   * These resources changed since the preview. FEDORA: nothing written (rolled back); LDP: `written` were
+   * written before the conflicts were met, and stay written (the message lists them).
+   */
+  | {
+      readonly ended: 'CONFLICT';
+      readonly conflicts: readonly string[];
+      readonly written: readonly string[];
+      readonly message: string;
+    }
+  /** Stopped on request with nothing written (FEDORA: rolled back; LDP: before any write). */
+  | { readonly ended: 'CANCELLED'; readonly message: string }
   /** LDP: `written` resources were written before the failure; FEDORA: none (rolled back). */
   | { readonly ended: 'FAILED'; readonly written: readonly string[]; readonly message: string };

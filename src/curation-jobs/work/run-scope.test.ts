@@ -116,11 +116,27 @@ describe('runScope on the embedded repository (FEDORA)', () => {
     await adapter.delete(linked);
   });
 
-  it('resumes: resources already done are not processed or counted again, their children still are', async () => {
+  it('resumes: resources already done are not processed again, their children still are', async () => {
     const { sink, items, found } = memorySink({ done: [col] });
     await runScope(request({ contextUri: col }), target, sink);
     expect(items.map((item) => item.contextUri).sort()).toEqual([draft, kept, binary].sort());
-    expect(found()).toBe(3);
+    // Found is the whole scope (the runner's total); the done ones count in the runner's `done` already.
+    expect(found()).toBe(4);
+  });
+
+  it('a child list counts as found once its container is described, before its children are', async () => {
+    const { sink, found } = memorySink();
+    const foundAtRecord: number[] = [];
+    const record = sink.record.bind(sink);
+    await runScope(request({ contextUri: col }), target, {
+      ...sink,
+      record: async (item) => {
+        foundAtRecord.push(found());
+        await record(item);
+      },
+    });
+    // The context (1) and its three children (3) are known when the first item is recorded.
+    expect(foundAtRecord).toEqual([4, 4, 4, 4]);
   });
 
   it('stops before the next resource once cancelled', async () => {

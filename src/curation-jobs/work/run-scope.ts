@@ -38,6 +38,12 @@ async function walkAndRecord<T>(
 ): Promise<RunOutcome> {
   const walk = walkScope(target.adapter, request.contextUri, request.scope, {
     concurrency: request.concurrency,
+    // MAPPING: every resource in scope is one item; FIXITY counts binaries, once described (prefetch).
+    ...(processing.counts === 'RESOURCES' && {
+      found: (count: number) => {
+        sink.found(count);
+      },
+    }),
     // A fixity check shares its resource's slot, so the repository sees at most `concurrency` requests.
     ...(processing.prefetch === undefined ? {} : { then: processing.prefetch }),
   });
@@ -56,7 +62,6 @@ async function walkAndRecord<T>(
       if (sink.isDone(entry.uri)) continue;
       const item = processing.itemOf(entry);
       if (item === undefined) continue;
-      sink.found(1);
       recording = true;
       await sink.record(item);
       recording = false;
@@ -72,6 +77,8 @@ async function walkAndRecord<T>(
 
 /** What a run does with each resource: optional work in the walk's slot, then the item (none: not in scope). */
 interface Processing<T> {
+  /** What `sink.found` counts: every resource the walk finds, or those `prefetch` finds to be binaries. */
+  readonly counts: 'RESOURCES' | 'BINARIES';
   readonly prefetch?: (description: ResourceDescription) => Promise<T>;
   itemOf(entry: ScopeEntry<T>): RunItem | undefined;
 }
@@ -81,6 +88,7 @@ function mappingOf(operators: readonly Operator[], target: JobTarget): Processin
   // As POST /operators/apply with the view named: APPLICATION_TYPE_OP writes the view's type in lower case.
   const context = { timeZone: 'UTC', applicationType: target.adapter.kind.toLowerCase() };
   return {
+    counts: 'RESOURCES',
     itemOf(entry) {
       const failed = (etag: string | null, error: string): RunItem => ({
         kind: 'MAPPING',
@@ -111,9 +119,12 @@ type FixityOutcome = { readonly result: FixityResult } | { readonly error: strin
 
 function fixityOf(check: (uri: string) => Promise<FixityResult>, sink: RunSink): Processing<FixityOutcome> {
   return {
+    counts: 'BINARIES',
     async prefetch(description) {
-      // Containers are walked, not checked; a binary done by an earlier attempt is not checked again.
-      if (!description.isBinary || sink.isDone(description.uri)) return undefined;
+      // Containers are walked, not checked; a binary done by an earlier attempt counts but is not checked again.
+      if (!description.isBinary) return undefined;
+      sink.found(1);
+      if (sink.isDone(description.uri)) return undefined;
       try {
         return { result: await check(description.uri) };
       } catch (error) {

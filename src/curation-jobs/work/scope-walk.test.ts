@@ -51,6 +51,35 @@ describe('walkScope on the embedded repository', () => {
   const named = (uris: readonly string[]) =>
     uris.map((uri) => Object.entries(tree).find(([, u]) => u === uri)?.[0] ?? uri).sort();
 
+  it('a slow describe does not idle the other slots: they go on with the next resources', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The child the walk starts with (the repository's order, not the creation order).
+    const slow = (await adapter.describe(col)).children[0]!;
+    const { adapter: watched, counts } = counting(adapter);
+    const slowFirst: RepositoryAdapter = {
+      ...watched,
+      describe: async (uri, tx) => {
+        if (uri === slow) await held;
+        return watched.describe(uri, tx);
+      },
+    };
+    const walk = walkScope(slowFirst, col, 'CHILDREN', { concurrency: 2 });
+    const first = walk.next();
+    // The first is held (before it reaches the repository); the other two are described meanwhile by the
+    // other slot, although the first must be yielded before them.
+    await expect.poll(() => counts.described.length).toBe(3);
+    expect(counts.described).not.toContain(slow);
+    release();
+    const firstEntry = await first;
+    expect(firstEntry.done === true ? undefined : firstEntry.value.uri).toBe(slow);
+    const rest: string[] = [];
+    for await (const entry of walk) rest.push(entry.uri);
+    expect(named([slow, ...rest])).toEqual(['a', 'b', 'c']);
+  });
+
   it('SUBTREE: yields every resource of a three-level tree once, each described once', async () => {
     const { seen, counts } = await walk('SUBTREE', 2);
     expect(named(seen)).toEqual(['a', 'a1', 'a2', 'a3', 'b', 'b1', 'c', 'col']);

@@ -145,17 +145,27 @@ export function memorySink(options: { done?: readonly string[]; cancelled?: () =
   return { sink, items, found: () => found };
 }
 
-/** A write sink that keeps the resources it is told were written. */
-export function memoryWriteSink() {
+/** A write sink that keeps the resources it is told were written, and the batches marked as being written. */
+export function memoryWriteSink(options: { cancelled?: () => boolean } = {}) {
   const written: string[] = [];
+  const writing: string[][] = [];
+  const notWritten: string[] = [];
   const sink: WriteSink = {
-    written: (uri) => {
-      written.push(uri);
+    writing: (uris) => {
+      writing.push([...uris]);
       return Promise.resolve();
     },
-    cancelled: () => false,
+    written: (uris) => {
+      written.push(...uris);
+      return Promise.resolve();
+    },
+    notWritten: (uris) => {
+      notWritten.push(...uris);
+      return Promise.resolve();
+    },
+    cancelled: options.cancelled ?? (() => false),
   };
-  return { sink, written };
+  return { sink, written, writing, notWritten };
 }
 
 /** The stored change-set of a MAPPING run's items (only resources that change), forward or inverted. */

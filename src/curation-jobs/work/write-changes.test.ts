@@ -112,6 +112,7 @@ describe('writeChanges on the embedded repository (FEDORA, one transaction)', ()
     expect(outcome).toEqual({
       ended: 'CONFLICT',
       conflicts: [drafts[1], drafts[2]],
+      written: [],
       message: `2 resource(s) changed since the preview: ${drafts[1]}, ${drafts[2]}; nothing was written (the transaction was rolled back)`,
     });
     // The first was written in the transaction before the conflicts were found: rolled back with it.
@@ -127,6 +128,24 @@ describe('writeChanges on the embedded repository (FEDORA, one transaction)', ()
     const outcome = await writeChanges(target, undo, 'UNDO', memoryWriteSink().sink, 4);
     expect(outcome).toMatchObject({ ended: 'CONFLICT', conflicts: [drafts[0]] });
     expect(await titles(adapter, drafts)).toEqual(['edited by hand', 'final two', 'final three']);
+  });
+
+  it('a cancel rolls the transaction back: CANCELLED, nothing written', async () => {
+    const { drafts, target, apply } = await previewedDrafts(adapter, rootUri);
+    const { adapter: watched, counts } = counting(adapter);
+    const outcome = await writeChanges(
+      { ...target, adapter: watched },
+      apply,
+      'APPLY',
+      memoryWriteSink({ cancelled: () => counts.writes >= 1 }).sink,
+      1,
+    );
+    expect(outcome).toEqual({
+      ended: 'CANCELLED',
+      message: 'nothing was written (the transaction was rolled back)',
+    });
+    expect(counts.writes).toBe(1);
+    expect(await titles(adapter, drafts)).toEqual(['draft one', 'draft two', 'draft three']);
   });
 
   it('a write that fails rolls back the ones before it', async () => {
@@ -154,57 +173,127 @@ describe('writeChanges on the embedded repository (FEDORA, one transaction)', ()
   });
 });
 
-describe('writeChanges on a Community Solid Server (LDP, If-Match per resource)', () => {
+describe('writeChanges on a Community Solid Server (LDP, If-Match per resource, in parallel)', () => {
   const root = inject('cssBaseUrl');
   const adapter = createAdapter({ type: 'LDP', rootUri: root });
 
-  it('stops at the first resource changed since the preview, and reports exactly those written before', async () => {
+  it('applies up to `concurrency` at once, the batch marked before and after; undo restores every resource', async () => {
+    const { col, drafts, target, apply, undo } = await previewedDrafts(adapter, root);
+    const { adapter: watched, counts } = counting(adapter);
+    const applied = memoryWriteSink();
+    expect(await writeChanges({ ...target, adapter: watched }, apply, 'APPLY', applied.sink, 4)).toEqual({
+      ended: 'WRITTEN',
+      count: 3,
+    });
+    // One batch: marked as being written once, before any request; all three in flight together.
+    expect(applied.writing).toEqual([drafts]);
+    expect(applied.written).toEqual(drafts);
+    expect(applied.notWritten).toEqual([]);
+    expect(counts.writes).toBe(3);
+    expect(counts.maxInFlight).toBe(3);
+    expect(await titles(adapter, drafts)).toEqual(['final one', 'final two', 'final three']);
+    const undone = memoryWriteSink();
+    expect(await writeChanges(target, undo, 'UNDO', undone.sink, 2)).toEqual({ ended: 'WRITTEN', count: 3 });
+    expect(await titles(adapter, drafts)).toEqual(['draft one', 'draft two', 'draft three']);
+    await adapter.delete(col);
+  });
+
+  it('stops at the first resource changed since the preview; the conflict lists exactly those written before', async () => {
     const { col, drafts, target, apply } = await previewedDrafts(adapter, root);
     await retitle(adapter, drafts[1]!, 'draft two', 'draft 2');
-    const { sink, written } = memoryWriteSink();
-    const outcome = await writeChanges(target, streamed(apply), 'APPLY', sink, 4);
+    const { sink, written, notWritten } = memoryWriteSink();
+    const outcome = await writeChanges(target, streamed(apply), 'APPLY', sink, 1);
     expect(outcome).toEqual({
-      ended: 'FAILED',
+      ended: 'CONFLICT',
+      conflicts: [drafts[1]],
       written: [drafts[0]],
-      message: `${drafts[1]} changed since the preview; 1 resource(s) had been written before and stay written`,
+      message: `${drafts[1]} changed since the preview; written before and staying written: ${drafts[0]}`,
     });
     expect(written).toEqual([drafts[0]]);
+    // The third was never sent: back to "not written" with the refused one.
+    expect(notWritten).toEqual([drafts[1], drafts[2]]);
     expect(await titles(adapter, drafts)).toEqual(['final one', 'draft 2', 'draft three']);
     await adapter.delete(col);
   });
 
-  it('a conflict on the first resource is a CONFLICT with nothing written', async () => {
+  it('writes in flight when a conflict is met still end, and are reported written', async () => {
     const { col, drafts, target, apply } = await previewedDrafts(adapter, root);
     await retitle(adapter, drafts[0]!, 'draft one', 'draft 1');
     const { sink, written } = memoryWriteSink();
     expect(await writeChanges(target, apply, 'APPLY', sink, 4)).toEqual({
       ended: 'CONFLICT',
       conflicts: [drafts[0]],
+      written: [drafts[1], drafts[2]],
+      message: `${drafts[0]} changed since the preview; written before and staying written: ${drafts[1]}, ${drafts[2]}`,
+    });
+    expect(written).toEqual([drafts[1], drafts[2]]);
+    expect(await titles(adapter, drafts)).toEqual(['draft 1', 'final two', 'final three']);
+    await adapter.delete(col);
+  });
+
+  it('a conflict on the only resource sent is a CONFLICT with nothing written', async () => {
+    const { col, drafts, target, apply } = await previewedDrafts(adapter, root);
+    await retitle(adapter, drafts[0]!, 'draft one', 'draft 1');
+    const { sink, written } = memoryWriteSink();
+    expect(await writeChanges(target, apply, 'APPLY', sink, 1)).toEqual({
+      ended: 'CONFLICT',
+      conflicts: [drafts[0]],
+      written: [],
       message: `${drafts[0]} changed since the preview; nothing was written`,
     });
     expect(written).toEqual([]);
     await adapter.delete(col);
   });
 
-  it('applies, then undo restores every resource', async () => {
+  it('undo stops at a resource that no longer holds what the apply wrote; the others are restored', async () => {
     const { col, drafts, target, apply, undo } = await previewedDrafts(adapter, root);
-    const applied = memoryWriteSink();
-    expect(await writeChanges(target, apply, 'APPLY', applied.sink, 4)).toEqual({
+    expect(await writeChanges(target, apply, 'APPLY', memoryWriteSink().sink, 4)).toMatchObject({
+      ended: 'WRITTEN',
+    });
+    await retitle(adapter, drafts[2]!, 'final three', 'by hand');
+    const outcome = await writeChanges(target, undo, 'UNDO', memoryWriteSink().sink, 4);
+    expect(outcome).toEqual({
+      ended: 'CONFLICT',
+      conflicts: [drafts[2]],
+      written: drafts.slice(0, 2),
+      message: `${drafts[2]} changed since the preview; written before and staying written: ${drafts[0]}, ${drafts[1]}`,
+    });
+    expect(await titles(adapter, drafts)).toEqual(['draft one', 'draft two', 'by hand']);
+    await adapter.delete(col);
+  });
+
+  it('a resource an earlier attempt was writing is checked: already written counts, without a second write', async () => {
+    const { col, drafts, target, apply } = await previewedDrafts(adapter, root);
+    // The stopped attempt wrote the first (its ETag changed since), not the second.
+    expect(await writeChanges(target, apply.slice(0, 1), 'APPLY', memoryWriteSink().sink, 1)).toMatchObject({
+      ended: 'WRITTEN',
+    });
+    const resumed = apply.map((change, i) => (i < 2 ? { ...change, uncertain: true } : change));
+    const { adapter: watched, counts } = counting(adapter);
+    const { sink, written } = memoryWriteSink();
+    expect(await writeChanges({ ...target, adapter: watched }, resumed, 'APPLY', sink, 4)).toEqual({
       ended: 'WRITTEN',
       count: 3,
     });
-    expect(applied.written).toEqual(drafts);
+    expect(written).toEqual(drafts);
+    expect(counts.writes).toBe(2);
     expect(await titles(adapter, drafts)).toEqual(['final one', 'final two', 'final three']);
-    await retitle(adapter, drafts[2]!, 'final three', 'by hand');
-    const undone = memoryWriteSink();
-    const outcome = await writeChanges(target, undo, 'UNDO', undone.sink, 4);
-    // The third no longer holds what the apply wrote: undo stops there, the two before it are restored.
-    expect(outcome).toEqual({
+    await adapter.delete(col);
+  });
+
+  it('a cancel before any write is CANCELLED; after some, the written ones are reported', async () => {
+    const { col, drafts, target, apply } = await previewedDrafts(adapter, root);
+    expect(
+      await writeChanges(target, apply, 'APPLY', memoryWriteSink({ cancelled: () => true }).sink, 4),
+    ).toEqual({ ended: 'CANCELLED', message: 'nothing was written' });
+    const { adapter: watched, counts } = counting(adapter);
+    const { sink, notWritten } = memoryWriteSink({ cancelled: () => counts.writes >= 1 });
+    expect(await writeChanges({ ...target, adapter: watched }, apply, 'APPLY', sink, 1)).toEqual({
       ended: 'FAILED',
-      written: drafts.slice(0, 2),
-      message: `${drafts[2]} changed since the preview; 2 resource(s) had been written before and stay written`,
+      written: [drafts[0]],
+      message: 'The job was cancelled; 1 resource(s) had been written before and stay written',
     });
-    expect(await titles(adapter, drafts)).toEqual(['draft one', 'draft two', 'by hand']);
+    expect(notWritten).toEqual([drafts[1], drafts[2]]);
     await adapter.delete(col);
   });
 });

@@ -22,9 +22,11 @@ type Mode = 'APPLY' | 'UNDO';
  * it and checked — APPLY: its ETag is still the one the change was computed against; UNDO (or no ETag): it
  * still holds every triple the change removes and none it adds — then written in it. One conflict and the
  * transaction is rolled back after every resource was checked, so all conflicts are listed and nothing is
- * written; any failure rolls back too. Elsewhere (LDP) each resource is written with `If-Match`, one at a time
- * so that each write is persisted through `sink.written` before the next, and the first conflict or failure
- * stops the job with exactly the written resources reported.
+ * written; any failure rolls back too. Elsewhere (LDP) each resource is written with `If-Match`, up to
+ * `concurrency` at once, in batches: a batch is marked as being written (`sink.writing`) before any of its
+ * requests is sent, and what was written (or not) is persisted when its requests have ended, so a stop at any
+ * point knows exactly what was written, or which few resources to check. The first conflict or failure
+ * stops the job (the writes in flight still end) with exactly the written resources reported.
  */
 export async function writeChanges(
   target: JobTarget,
@@ -35,7 +37,7 @@ export async function writeChanges(
 ): Promise<WriteOutcome> {
   const transactions = target.adapter.transactions;
   return transactions === undefined
-    ? writeOneByOne(target.adapter, changes, mode, sink)
+    ? writeInBatches(target.adapter, changes, mode, sink, concurrency)
     : writeInTransaction(target.adapter, transactions, changes, mode, sink, concurrency);
 }
 
@@ -83,13 +85,14 @@ async function writeInTransaction(
     return failed([], `${messageOf(error)}; nothing was written${await rollback(transactions, tx)}`);
   }
   if (stopped.cancelled) {
-    return failed([], `The job was cancelled; nothing was written${await rollback(transactions, tx)}`);
+    return { ended: 'CANCELLED', message: `nothing was written${await rollback(transactions, tx)}` };
   }
   if (conflicts.length > 0) {
     const rolledBack = await rollback(transactions, tx);
     return {
       ended: 'CONFLICT',
       conflicts,
+      written: [],
       message: `${conflicts.length} resource(s) changed since the preview: ${conflicts.join(', ')}; nothing was written${rolledBack}`,
     };
   }
@@ -101,36 +104,116 @@ async function writeInTransaction(
   return { ended: 'WRITTEN', count };
 }
 
-async function writeOneByOne(
+/** Resources marked as being written per statement (LDP): one database write before, one after. */
+const WRITE_BATCH = 64;
+
+type WriteResult = 'written' | 'conflict' | { readonly error: string };
+
+async function writeInBatches(
   adapter: RepositoryAdapter,
   changes: Changes,
   mode: Mode,
   sink: WriteSink,
+  concurrency: number,
 ): Promise<WriteOutcome> {
   const written: string[] = [];
-  for await (const change of changes) {
-    if (sink.cancelled()) return failed(written, `The job was cancelled${afterWritten(written)}`);
-    if (isEmpty(change)) continue;
-    const uri = change.contextUri;
-    try {
-      // UNDO (or a change without an ETag) checks the content, then writes against the ETag it just read.
-      let ifMatch = mode === 'APPLY' ? (change.etag ?? undefined) : undefined;
-      if (ifMatch === undefined) {
-        const description = await step(change, 'read', () => adapter.describe(uri));
-        if (hasConflict(change, description, 'UNDO')) return conflict(uri, written);
-        ifMatch = description.etag;
-      }
-      await step(change, 'written', () =>
-        adapter.updateTriples(uri, change.remove, change.add, undefined, { ifMatch }),
-      );
-    } catch (error) {
-      if (error instanceof PreconditionFailedError) return conflict(uri, written);
-      return failed(written, `${messageOf(error)}${afterWritten(written)}`);
-    }
-    written.push(uri);
-    await sink.written(uri);
+  const conflicts: string[] = [];
+  let failure: string | undefined;
+  // An object: TypeScript does not see the closure set it.
+  const stopped = { cancelled: false };
+  const stop = () =>
+    conflicts.length > 0 || failure !== undefined || (stopped.cancelled ||= sink.cancelled());
+  for await (const batch of batchesOf(changes, WRITE_BATCH)) {
+    if (stop()) break;
+    const uris = batch.map((change) => change.contextUri);
+    await sink.writing(uris);
+    const done = new Set<string>();
+    // A conflict, a failure or a cancel stops the batch: the writes in flight end, the rest are not sent.
+    await forEachBounded(
+      batch,
+      concurrency,
+      async (change) => {
+        const result = await writeOne(adapter, change, mode);
+        if (result === 'written') done.add(change.contextUri);
+        else if (result === 'conflict') conflicts.push(change.contextUri);
+        else failure ??= result.error;
+      },
+      stop,
+    );
+    const batchWritten = uris.filter((uri) => done.has(uri));
+    written.push(...batchWritten);
+    await sink.written(batchWritten);
+    await sink.notWritten(uris.filter((uri) => !done.has(uri)));
+  }
+  if (conflicts.length > 0) {
+    const list = conflicts.join(', ');
+    return {
+      ended: 'CONFLICT',
+      conflicts,
+      written,
+      message:
+        written.length === 0
+          ? `${list} changed since the preview; nothing was written`
+          : `${list} changed since the preview; written before and staying written: ${written.join(', ')}`,
+    };
+  }
+  if (failure !== undefined) return failed(written, `${failure}${afterWritten(written)}`);
+  if (stopped.cancelled) {
+    // Only a cancel before any write is one: otherwise the job must say what it left written.
+    return written.length === 0
+      ? { ended: 'CANCELLED', message: 'nothing was written' }
+      : failed(written, `The job was cancelled${afterWritten(written)}`);
   }
   return { ended: 'WRITTEN', count: written.length };
+}
+
+/** One LDP write with If-Match; never throws (the batch goes on until its writes in flight have ended). */
+async function writeOne(adapter: RepositoryAdapter, change: StoredChange, mode: Mode): Promise<WriteResult> {
+  const uri = change.contextUri;
+  try {
+    let description: ResourceDescription | undefined;
+    // Maybe written by the attempt that stopped: if the resource holds the change already, it was.
+    if (change.uncertain === true) {
+      description = await step(change, 'read', () => adapter.describe(uri));
+      if (holdsChange(change, description)) return 'written';
+    }
+    // UNDO (or a change without an ETag) checks the content, then writes against the ETag it just read.
+    let ifMatch = mode === 'APPLY' ? (change.etag ?? undefined) : undefined;
+    if (ifMatch === undefined) {
+      description ??= await step(change, 'read', () => adapter.describe(uri));
+      if (hasConflict(change, description, 'UNDO')) return 'conflict';
+      ifMatch = description.etag;
+    }
+    await step(change, 'written', () =>
+      adapter.updateTriples(uri, change.remove, change.add, undefined, { ifMatch }),
+    );
+    return 'written';
+  } catch (error) {
+    if (error instanceof PreconditionFailedError) return 'conflict';
+    return { error: messageOf(error) };
+  }
+}
+
+/** The non-empty changes in batches of at most `size`, read from the source only as they are needed. */
+async function* batchesOf(changes: Changes, size: number): AsyncGenerator<StoredChange[]> {
+  let batch: StoredChange[] = [];
+  for await (const change of changes) {
+    if (isEmpty(change)) continue;
+    batch.push(change);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Whether the resource holds every triple the change adds and none it removes (the change is made). */
+function holdsChange(change: StoredChange, description: ResourceDescription): boolean {
+  const held = heldTriples(change, description);
+  return (
+    change.add.every((q) => held.has(tripleKey(q))) && change.remove.every((q) => !held.has(tripleKey(q)))
+  );
 }
 
 /** Whether the resource is no longer as the change expects it. */
@@ -138,10 +221,14 @@ function hasConflict(change: StoredChange, description: ResourceDescription, mod
   const current = description.etag;
   if (mode === 'APPLY' && change.etag !== null && current !== undefined)
     return opaqueTag(current) !== opaqueTag(change.etag);
-  const held = new Set(
+  const held = heldTriples(change, description);
+  return change.remove.some((q) => !held.has(tripleKey(q))) || change.add.some((q) => held.has(tripleKey(q)));
+}
+
+function heldTriples(change: StoredChange, description: ResourceDescription): Set<string> {
+  return new Set(
     description.quads.filter((q) => q.subject.value === change.contextUri).map((q) => tripleKey(q)),
   );
-  return change.remove.some((q) => !held.has(tripleKey(q))) || change.add.some((q) => held.has(tripleKey(q)));
 }
 
 /** An ETag without its weakness mark: a repository may weaken a tag it served strong (compression). */
@@ -165,14 +252,6 @@ async function step<T>(change: StoredChange, doing: 'read' | 'written', call: ()
     if (error instanceof PreconditionFailedError) throw error;
     throw new Error(`${change.contextUri} could not be ${doing}: ${messageOf(error)}`, { cause: error });
   }
-}
-
-function conflict(uri: string, written: readonly string[]): WriteOutcome {
-  const message = `${uri} changed since the preview`;
-  // CONFLICT means nothing was written; once something was, the outcome must say what.
-  return written.length === 0
-    ? { ended: 'CONFLICT', conflicts: [uri], message: `${message}; nothing was written` }
-    : failed(written, `${message}${afterWritten(written)}`);
 }
 
 function failed(written: readonly string[], message: string): WriteOutcome {
