@@ -412,6 +412,13 @@ describe('JobRunner', () => {
     });
   });
 
+  it('a batch of items that cannot be stored fails the job with the reason', async () => {
+    const job = await newJob();
+    vi.spyOn(store, 'insertItems').mockRejectedValue(new Error('disk full'));
+    await runner({ runScope: fakeRun(100).runScope }, { now: () => 1 }).handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({ state: 'FAILED', message: 'disk full', phase: null });
+  });
+
   it('a cancel during an apply that wrote nothing takes the job back to PREVIEWED, and it can be applied again', async () => {
     const job = await newJob({ dryRun: false });
     const cancellable = fakeWrite(async (_changes, sink) => {

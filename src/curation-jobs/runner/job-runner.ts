@@ -418,6 +418,7 @@ class Attempt {
  */
 class ItemBatcher {
   private batch: { position: number; item: NewJobItem }[] = [];
+  /** The last batch started (each waits for the one before). */
   private writing: Promise<void> | undefined;
   private lastWrite: number;
 
@@ -448,9 +449,9 @@ class ItemBatcher {
     const batch = this.batch;
     this.batch = [];
     this.lastWrite = this.now();
-    const writing = this.insert(batch).finally(() => {
-      if (this.writing === writing) this.writing = undefined;
-    });
+    // Chained: the heartbeat's flush and the run may both start a batch; they are written in order, and a
+    // failed one fails every later add and persist.
+    const writing = (this.writing ?? Promise.resolve()).then(() => this.insert(batch));
     // Handled here so a failure is not unhandled while nobody waits; the next add or persist throws it.
     writing.catch(() => undefined);
     this.writing = writing;
