@@ -2,9 +2,22 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import pluginQuery from '@tanstack/eslint-plugin-query';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'eslint.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      'eslint.config.js',
+      // Generated (npm run gen:api; the router plugin): never edited, never linted.
+      'ui/src/**/*.gen.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,
@@ -65,6 +78,39 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-console': 'off',
     },
+  },
+  {
+    // The workbench (ui/, DECISIONS.md §11): hooks rules, accessible markup, TanStack Query's own rules.
+    files: ['ui/**/*.{ts,tsx}'],
+    ...jsxA11y.flatConfigs.recommended,
+    plugins: {
+      ...jsxA11y.flatConfigs.recommended.plugins,
+      'react-hooks': reactHooks,
+      '@tanstack/query': pluginQuery,
+    },
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      '@tanstack/query/exhaustive-deps': 'error',
+      '@tanstack/query/prefer-query-options': 'error',
+      '@tanstack/query/no-rest-destructuring': 'error',
+      // JSX handlers: `onClick={() => setOpen(false)}` and async handlers are the idiom.
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      // ensureQueryData is the loader idiom DECISIONS §11's anchors use; its successor is not equivalent.
+      '@typescript-eslint/no-deprecated': 'off',
+      // Route modules export `Route` objects built from functions the router calls; TanStack's loaders
+      // return promises on purpose.
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@tanstack/router-core', name: 'Redirect' }] },
+      ],
+    },
+  },
+  {
+    files: ['ui/e2e/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   prettier,
 );

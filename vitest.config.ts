@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'ui/src/**/*.test.ts'],
     globalSetup: [
       'src/test-support/global-setup.ts',
       // One Community Solid Server per run for the LDP adapter contract runner (≈5 s).

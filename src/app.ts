@@ -1,3 +1,4 @@
+import { workbenchRoutes } from './workbench/workbench.routes.js';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
@@ -200,6 +201,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         settings: { ...DEFAULT_EVENT_STREAM_SETTINGS, ...options.events },
       }),
       ...(rest === undefined ? [] : [rest.routes]),
+      workbenchRoutes(config.uiDir),
     ],
   });
   local?.attach(app);

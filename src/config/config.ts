@@ -1,6 +1,10 @@
 import ipaddr from 'ipaddr.js';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FEDORA_DIALECTS, isFedoraDialect, type FedoraDialect } from '../shared/fedora-dialect.js';
+
+/** The workbench's build, two folders up from this module in both `src/config` and `dist/config`. */
+const DEFAULT_UI_DIR = fileURLToPath(new URL('../../dist/ui/', import.meta.url));
 
 /** Where the service keeps its records: the embedded SQLite file or a PostgreSQL server. */
 export type DatabaseConfig =
@@ -90,6 +94,11 @@ export interface Config {
   readonly jobMaxResources: number;
   readonly jobLeaseSeconds: number;
   readonly jobWorkers: number;
+  /**
+   * The curator's workbench (DECISIONS.md §11): the folder of its built files, served at /ui/
+   * (SCRIPTORIUM_UI_DIR; default: `dist/ui` in the installation, which `npm start` builds).
+   */
+  readonly uiDir: string;
 }
 
 export class ConfigError extends Error {
@@ -215,6 +224,7 @@ export function loadConfig(env: Env): Config {
     jobMaxResources: integer('SCRIPTORIUM_JOB_MAX_RESOURCES', 10_000, 1, 10_000_000),
     jobLeaseSeconds: integer('SCRIPTORIUM_JOB_LEASE_SECONDS', 30, 3, 3_600),
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
+    uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.
   // Never echo it.

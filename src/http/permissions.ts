@@ -100,11 +100,14 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
 };
 
 /**
- * Routes outside the API's role model: documents (OpenAPI, the reference UI) and the embedded
+ * Routes outside the API's role model: documents (OpenAPI, the reference UI, the workbench) and the embedded
  * repository, which authenticates with HTTP Basic on its own.
  */
 export function isOutsideRoleModel(url: string): boolean {
   return (
+    url === '/' ||
+    url === '/ui' ||
+    url.startsWith('/ui/') ||
     url === '/openapi.json' ||
     url === '/docs' ||
     url.startsWith('/docs/') ||

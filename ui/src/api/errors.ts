@@ -1,0 +1,47 @@
+/** What the API said when a request failed: the HTTP status, the envelope's status and message. */
+export class ApiError extends Error {
+  constructor(
+    /** The HTTP status (200 for an INVALID or ERROR envelope). */
+    readonly status: number,
+    /** The envelope's status: INVALID, ERROR, UNAUTHORIZED, REFRESH; or NETWORK when nothing answered. */
+    readonly kind: string,
+    message: string,
+    /** INVALID: the ValidationResults messages, category → field or operation → text. */
+    readonly fieldMessages: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+    readonly requestId: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The session is gone (expired, revoked, signed out elsewhere). */
+  get isUnauthenticated(): boolean {
+    return this.status === 401;
+  }
+
+  get isForbidden(): boolean {
+    return this.status === 403;
+  }
+
+  /** Every per-field message, flattened: `{ name: "…", rootUri: "…" }`. */
+  get fields(): Record<string, string> {
+    const flat: Record<string, string> = {};
+    for (const category of Object.values(this.fieldMessages)) Object.assign(flat, category);
+    return flat;
+  }
+}
+
+interface EnvelopeLike {
+  meta?: { status?: string; message?: string };
+  payload?: Record<string, unknown>;
+}
+
+/** Turns a non-SUCCESS envelope (or a body that is none) into an ApiError. */
+export function apiErrorOf(status: number, body: unknown, requestId: string | null): ApiError {
+  const envelope = (typeof body === 'object' && body !== null ? body : {}) as EnvelopeLike;
+  const kind = envelope.meta?.status ?? 'ERROR';
+  const message = envelope.meta?.message ?? `The service answered HTTP ${status}`;
+  const results = envelope.payload?.ValidationResults as
+    { messages?: Record<string, Record<string, string>> } | undefined;
+  return new ApiError(status, kind, message, results?.messages ?? {}, requestId);
+}
