@@ -7,32 +7,44 @@ export const tripleSchema: JsonSchema = {
   properties: { subject: { type: 'string' }, predicate: { type: 'string' }, object: { type: 'string' } },
 };
 
+const contextFields = (children: JsonSchema): Record<string, JsonSchema> => ({
+  name: { type: ['string', 'null'] },
+  triple: { anyOf: [tripleSchema, { type: 'null' }] },
+  parent: { anyOf: [tripleSchema, { type: 'null' }] },
+  properties: { type: 'array', items: tripleSchema },
+  metadata: { type: 'array', items: tripleSchema },
+  children,
+  versions: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { name: { type: 'string' }, time: { type: 'string' }, triple: tripleSchema },
+    },
+  },
+  version: { type: ['string', 'null'] },
+  transactionDetails: {
+    type: ['object', 'null'],
+    properties: { token: { type: 'string' }, expiration: { type: 'integer' } },
+  },
+  features: { type: 'object', additionalProperties: { type: 'boolean' } },
+  resource: { type: 'boolean' },
+  isVersion: { type: 'boolean' },
+  hasParent: { type: 'boolean' },
+});
+
+/**
+ * A child as a context lists it (context-builder.ts): `triple` = (context, ldp:contains, child); its
+ * other fields are empty (name null, no triples, no children of its own).
+ */
+const childContextSchema: JsonSchema = {
+  type: 'object',
+  description: 'A child: triple = (context, ldp:contains, child IRI); name is null, the lists are empty',
+  properties: contextFields({ type: 'array', items: { type: 'object' } }),
+};
+
 export const contextSchema: JsonSchema = {
   type: 'object',
-  properties: {
-    name: { type: ['string', 'null'] },
-    triple: { anyOf: [tripleSchema, { type: 'null' }] },
-    parent: { anyOf: [tripleSchema, { type: 'null' }] },
-    properties: { type: 'array', items: tripleSchema },
-    metadata: { type: 'array', items: tripleSchema },
-    children: { type: 'array', items: { type: 'object' } },
-    versions: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { name: { type: 'string' }, time: { type: 'string' }, triple: tripleSchema },
-      },
-    },
-    version: { type: ['string', 'null'] },
-    transactionDetails: {
-      type: ['object', 'null'],
-      properties: { token: { type: 'string' }, expiration: { type: 'integer' } },
-    },
-    features: { type: 'object', additionalProperties: { type: 'boolean' } },
-    resource: { type: 'boolean' },
-    isVersion: { type: 'boolean' },
-    hasParent: { type: 'boolean' },
-  },
+  properties: contextFields({ type: 'array', items: childContextSchema }),
 };
 
 export const contextParams: JsonSchema = {

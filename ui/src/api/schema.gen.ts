@@ -1591,7 +1591,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -1774,7 +1818,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -1920,7 +2008,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -2011,7 +2143,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -2102,7 +2278,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -2239,7 +2459,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -2334,7 +2598,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -2417,7 +2725,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -2861,7 +3213,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -2981,7 +3377,51 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
-                                    children?: Record<string, never>[];
+                                    children?: {
+                                        children?: Record<string, never>[];
+                                        features?: {
+                                            [key: string]: boolean;
+                                        };
+                                        hasParent?: boolean;
+                                        isVersion?: boolean;
+                                        metadata?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        name?: string | null;
+                                        parent?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        properties?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        }[];
+                                        resource?: boolean;
+                                        transactionDetails?: {
+                                            expiration?: number;
+                                            token?: string;
+                                        } | null;
+                                        triple?: {
+                                            object?: string;
+                                            predicate?: string;
+                                            subject?: string;
+                                        } | null;
+                                        version?: string | null;
+                                        versions?: {
+                                            name?: string;
+                                            time?: string;
+                                            /** @description Subject and predicate are bare IRIs; an IRI object is bare, a literal is in N-Triples form ("x", "x"@fr, "5"^^<…>). */
+                                            triple?: {
+                                                object?: string;
+                                                predicate?: string;
+                                                subject?: string;
+                                            };
+                                        }[];
+                                    }[];
                                     features?: {
                                         [key: string]: boolean;
                                     };
@@ -3536,7 +3976,15 @@ export interface paths {
                                 status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
                             };
                             payload?: {
-                                "ArrayList<HashMap>"?: unknown[];
+                                "ArrayList<HashMap>"?: {
+                                    fixity: boolean;
+                                    gloss: string;
+                                    queryable: boolean;
+                                    transacting: boolean;
+                                    value: "FEDORA" | "LDP";
+                                    verifying: boolean;
+                                    versioning: boolean;
+                                }[];
                             };
                         };
                     };
