@@ -59,5 +59,10 @@ export const contextQuery: JsonSchema = {
       type: 'string',
       description: 'absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction',
     },
+    value: {
+      type: 'string',
+      description: 'PUT /metadata: the new object (N-Triples form, <iri> or plain text)',
+    },
+    name: { type: 'string', description: 'POST /version: the version’s name (a label where kept)' },
   },
 };

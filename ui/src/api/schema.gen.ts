@@ -1565,6 +1565,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -1693,6 +1697,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -1741,6 +1749,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -1784,6 +1796,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -1931,6 +1947,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -1973,6 +1993,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2108,6 +2132,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2243,6 +2271,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2390,6 +2422,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2429,6 +2465,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2572,6 +2612,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2699,6 +2743,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2825,6 +2873,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2873,6 +2925,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2905,6 +2961,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -2962,6 +3022,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -3003,6 +3067,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -3044,6 +3112,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -3080,6 +3152,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -3128,6 +3204,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -3187,6 +3267,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -3313,6 +3397,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
@@ -3351,6 +3439,10 @@ export interface paths {
                 query?: {
                     /** @description absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction */
                     contextUri?: string;
+                    /** @description POST /version: the version’s name (a label where kept) */
+                    name?: string;
+                    /** @description PUT /metadata: the new object (N-Triples form, <iri> or plain text) */
+                    value?: string;
                 };
                 header?: never;
                 path: {
