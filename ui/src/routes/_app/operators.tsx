@@ -1,10 +1,15 @@
-import { Title } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
+import { ErrorScreen, PendingScreen } from '../../components/query-states';
+import { operatorsQuery, operatorTypesQuery } from '../../features/admin-operators/api';
+import { OperatorsScreen } from '../../features/admin-operators/components/operators-screen';
 
 export const Route = createFileRoute('/_app/operators')({
-  component: Page,
+  loader: ({ context }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(operatorsQuery()),
+      context.queryClient.ensureQueryData(operatorTypesQuery()),
+    ]),
+  pendingComponent: PendingScreen,
+  errorComponent: ErrorScreen,
+  component: OperatorsScreen,
 });
-
-function Page() {
-  return <Title order={1}>Operators</Title>;
-}

@@ -1,10 +1,11 @@
-import { Title } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
+import { ErrorScreen, PendingScreen } from '../../components/query-states';
+import { usersQuery } from '../../features/admin-users/api';
+import { UsersScreen } from '../../features/admin-users/components/users-screen';
 
 export const Route = createFileRoute('/_app/users')({
-  component: Page,
+  loader: ({ context }) => context.queryClient.ensureQueryData(usersQuery()),
+  pendingComponent: PendingScreen,
+  errorComponent: ErrorScreen,
+  component: UsersScreen,
 });
-
-function Page() {
-  return <Title order={1}>Users</Title>;
-}
