@@ -1,10 +1,119 @@
-import { Title } from '@mantine/core';
-import { createFileRoute } from '@tanstack/react-router';
+import { Divider, Group, Stack } from '@mantine/core';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { z } from 'zod';
+import type { ResourceRef } from '../../../../api/context-uri';
+import { isAdmin, readSession } from '../../../../api/session';
+import { AnchorLink } from '../../../../components/links';
+import { ErrorScreen, PendingScreen } from '../../../../components/query-states';
+import { contextQuery, schemasQuery, viewQuery } from '../../../../features/browser/api';
+import { ChildrenSection } from '../../../../features/browser/components/children-section';
+import { MetadataSection } from '../../../../features/browser/components/metadata-section';
+import { ResourceHeader } from '../../../../features/browser/components/resource-header';
+import { SparqlBox } from '../../../../features/browser/components/sparql-box';
+import { useLiveContexts } from '../../../../features/browser/live';
+import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
+import { StartJobButton } from '../../../../features/jobs/components/start-job-button';
+import { BinaryTools } from '../../../../features/resource-tools/components/binary-tools';
+import { TransactionBanner } from '../../../../features/resource-tools/components/transaction-banner';
+import { VersionsSection } from '../../../../features/resource-tools/components/versions-section';
 
-export const Route = createFileRoute('/_app/views/$viewId/browse')({
-  component: Page,
+const search = z.object({
+  /** The resource's IRI; absent: the view's root. */
+  uri: z.string().min(1).optional().catch(undefined),
+  /** A transaction's token, `tx:<id>`. */
+  tx: z.string().startsWith('tx:').optional().catch(undefined),
+  /** The children's page (25 a page). */
+  page: z.number().int().min(1).optional().catch(undefined),
 });
 
-function Page() {
-  return <Title order={1}>Repository browser</Title>;
+const viewIdOf = (param: string): number => {
+  const id = Number(param);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`There is no repository view ${param}`);
+  return id;
+};
+
+export const Route = createFileRoute('/_app/views/$viewId/browse')({
+  validateSearch: search,
+  loaderDeps: ({ search: { uri, tx } }) => ({ uri, tx }),
+  loader: async ({ context: { queryClient }, params, deps }) => {
+    const id = viewIdOf(params.viewId);
+    const schemas = queryClient.ensureQueryData(schemasQuery());
+    const view = await queryClient.ensureQueryData(viewQuery(id));
+    await Promise.all([
+      queryClient.ensureQueryData(
+        contextQuery({ view: { id, type: view.type }, uri: deps.uri, tx: deps.tx }),
+      ),
+      schemas,
+    ]);
+  },
+  pendingComponent: PendingScreen,
+  errorComponent: BrowseError,
+  component: BrowsePage,
+});
+
+function BrowseError(props: ErrorComponentProps) {
+  const { viewId } = Route.useParams();
+  return (
+    <Stack>
+      <ErrorScreen {...props} />
+      <Group gap="md">
+        <AnchorLink to="/views/$viewId/browse" params={{ viewId }} search={{}}>
+          Open the view’s root
+        </AnchorLink>
+        <AnchorLink to="/views">Repository views</AnchorLink>
+      </Group>
+    </Stack>
+  );
+}
+
+function BrowsePage() {
+  const params = Route.useParams();
+  const { uri, tx, page = 1 } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const id = viewIdOf(params.viewId);
+  const { data: view } = useSuspenseQuery(viewQuery(id));
+  const { data: allSchemas } = useSuspenseQuery(schemasQuery());
+  const resource: ResourceRef = useMemo(
+    () => ({ view: { id, type: view.type }, uri, tx }),
+    [id, view.type, uri, tx],
+  );
+  const { data: context } = useSuspenseQuery(contextQuery(resource));
+  const schemas = useMemo(() => schemasOfView(view, allSchemas), [view, allSchemas]);
+  const prefixes = useMemo(() => prefixesOf(schemas), [schemas]);
+  useLiveContexts(id);
+  const admin = isAdmin(readSession());
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <ResourceHeader resource={resource} rootUri={view.rootUri} viewName={view.name} context={context} />
+      <TransactionBanner
+        resource={resource}
+        onTxChange={(next) => {
+          void navigate({ search: (previous) => ({ ...previous, tx: next }) });
+        }}
+      />
+      <Group gap="sm">
+        <StartJobButton resource={resource} />
+      </Group>
+      <BinaryTools resource={resource} context={context} />
+      <MetadataSection resource={resource} context={context} schemas={schemas} prefixes={prefixes} />
+      <ChildrenSection
+        resource={resource}
+        context={context}
+        page={page}
+        onPageChange={(next) => {
+          void navigate({ search: (previous) => ({ ...previous, page: next === 1 ? undefined : next }) });
+        }}
+      />
+      <VersionsSection resource={resource} context={context} />
+      {admin && (
+        <>
+          <Divider />
+          <SparqlBox resource={resource} />
+        </>
+      )}
+    </Stack>
+  );
 }

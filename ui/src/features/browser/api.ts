@@ -1,0 +1,147 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, payload } from '../../api/client';
+import type { Context } from '../../api/context-types';
+import { contextKeys, contextUriOf, type ResourceRef, type ViewRef } from '../../api/context-uri';
+
+/**
+ * Keys of the browser's own reads. The view and the schemas start with the roots the live events
+ * invalidate ('repository-views', 'schemas': app/live-events.ts), so a change by anyone refreshes them;
+ * the contexts use contextKeys (api/context-uri.ts), shared with the resource tools.
+ */
+export const browserKeys = {
+  view: (id: number) => ['repository-views', 'browser', id] as const,
+  schemas: () => ['schemas', 'browser'] as const,
+  queryHelp: (view: ViewRef) => ['browser', 'query-help', view.id] as const,
+};
+
+/** GET /repository-view/{id}: the view's type, root and schemas. */
+export const viewQuery = (id: number) =>
+  queryOptions({
+    queryKey: browserKeys.view(id),
+    queryFn: async () =>
+      payload(await api.GET('/repository-view/{id}', { params: { path: { id } } }), 'RepositoryView'),
+  });
+
+/** GET /schema: every schema (a view names its own by id); prefixes and properties come from them. */
+export const schemasQuery = () =>
+  queryOptions({
+    queryKey: browserKeys.schemas(),
+    queryFn: async () => payload(await api.GET('/schema'), 'ArrayList<Schema>'),
+    staleTime: 60_000,
+  });
+
+const pathOf = (view: ViewRef) => ({ type: view.type, repositoryViewId: view.id });
+const queryOf = (resource: Pick<ResourceRef, 'uri' | 'tx'>) => {
+  const contextUri = contextUriOf(resource);
+  return contextUri === undefined ? {} : { contextUri };
+};
+
+/** GET /repository-view-context/{type}/{id}?contextUri=…: the resource as the browser shows it. */
+export const contextQuery = (resource: ResourceRef) =>
+  queryOptions({
+    queryKey: contextKeys.resource(resource),
+    queryFn: async () =>
+      payload(
+        await api.GET('/repository-view-context/{type}/{repositoryViewId}', {
+          params: { path: pathOf(resource.view), query: queryOf(resource) },
+        }),
+        'RepositoryViewContext',
+      ),
+  });
+
+/** GET …/query: the query help (a PREFIX line per schema, then a template). */
+export const queryHelpQuery = (view: ViewRef) =>
+  queryOptions({
+    queryKey: browserKeys.queryHelp(view),
+    queryFn: async () =>
+      payload(
+        await api.GET('/repository-view-context/{type}/{repositoryViewId}/query', {
+          params: { path: pathOf(view) },
+        }),
+        'String',
+      ),
+    staleTime: 60_000,
+  });
+
+export interface Triple {
+  subject: string;
+  predicate: string;
+  object: string;
+}
+
+/**
+ * A write on the resource: the answer is its new context (put in the cache at once); every context of
+ * the view is refetched (children lists, transaction views).
+ */
+function useContextWrite<V>(resource: ResourceRef, write: (variables: V) => Promise<Context>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: async (context) => {
+      queryClient.setQueryData(contextKeys.resource(resource), context);
+      await queryClient.invalidateQueries({ queryKey: contextKeys.view(resource.view.id) });
+    },
+  });
+}
+
+export function useAddMetadata(resource: ResourceRef) {
+  return useContextWrite(resource, async (triple: Triple) =>
+    payload(
+      await api.POST('/repository-view-context/{type}/{repositoryViewId}/metadata', {
+        params: { path: pathOf(resource.view), query: queryOf(resource) },
+        body: triple,
+      }),
+      'RepositoryViewContext',
+    ),
+  );
+}
+
+export function useUpdateMetadata(resource: ResourceRef) {
+  return useContextWrite(resource, async ({ triple, value }: { triple: Triple; value: string }) =>
+    payload(
+      await api.PUT('/repository-view-context/{type}/{repositoryViewId}/metadata', {
+        params: { path: pathOf(resource.view), query: { ...queryOf(resource), value } },
+        body: triple,
+      }),
+      'RepositoryViewContext',
+    ),
+  );
+}
+
+export function useDeleteMetadata(resource: ResourceRef) {
+  return useContextWrite(resource, async (triple: Triple) =>
+    payload(
+      await api.DELETE('/repository-view-context/{type}/{repositoryViewId}/metadata', {
+        params: { path: pathOf(resource.view), query: queryOf(resource) },
+        body: triple,
+      }),
+      'RepositoryViewContext',
+    ),
+  );
+}
+
+/** POST …/children: ONE new container carrying the triples (subject '' = the new child). */
+export function useAddChild(resource: ResourceRef) {
+  return useContextWrite(resource, async (triples: Triple[]) =>
+    payload(
+      await api.POST('/repository-view-context/{type}/{repositoryViewId}/children', {
+        params: { path: pathOf(resource.view), query: queryOf(resource) },
+        body: triples,
+      }),
+      'RepositoryViewContext',
+    ),
+  );
+}
+
+/** POST …/query (ADMIN): a SPARQL Update, sent as a JSON string. */
+export function useRunUpdate(resource: ResourceRef) {
+  return useContextWrite(resource, async (update: string) =>
+    payload(
+      await api.POST('/repository-view-context/{type}/{repositoryViewId}/query', {
+        params: { path: pathOf(resource.view), query: queryOf(resource) },
+        body: update,
+      }),
+      'RepositoryViewContext',
+    ),
+  );
+}
