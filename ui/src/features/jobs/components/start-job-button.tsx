@@ -1,6 +1,16 @@
 import type { ResourceRef } from '../../../api/context-uri';
+import { ButtonLink } from '../../../components/links';
 
-/** STUB (helper D): opens the new-job screen for this container (mapping or fixity, scope, operators). */
-export function StartJobButton(_props: { resource: ResourceRef }) {
-  return null;
+/** Opens the new-job screen for this container (its view and IRI; a job never runs in a transaction). */
+export function StartJobButton({ resource }: { resource: ResourceRef }) {
+  return (
+    <ButtonLink
+      to="/jobs/new"
+      search={{ viewId: resource.view.id, ...(resource.uri === undefined ? {} : { uri: resource.uri }) }}
+      variant="light"
+      size="sm"
+    >
+      Start curation job
+    </ButtonLink>
+  );
 }

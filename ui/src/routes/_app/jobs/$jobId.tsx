@@ -1,10 +1,13 @@
-import { Title } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
+import { jobQuery } from '../../../features/jobs/api';
+import { JobDetail } from '../../../features/jobs/components/job-detail';
 
 export const Route = createFileRoute('/_app/jobs/$jobId')({
-  component: Page,
+  loader: ({ context, params }) => context.queryClient.ensureQueryData(jobQuery(Number(params.jobId))),
+  component: JobPage,
 });
 
-function Page() {
-  return <Title order={1}>Curation job</Title>;
+function JobPage() {
+  const { jobId } = Route.useParams();
+  return <JobDetail id={Number(jobId)} />;
 }

@@ -1,10 +1,37 @@
-import { Title } from '@mantine/core';
-import { createFileRoute } from '@tanstack/react-router';
+import { Stack, Title } from '@mantine/core';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { z } from 'zod';
+import { jobViewsQuery, operatorsQuery } from '../../../features/jobs/api';
+import { NewJobForm } from '../../../features/jobs/components/new-job-form';
 
-export const Route = createFileRoute('/_app/jobs/new')({
-  component: Page,
+const search = z.object({
+  /** The view to run over (the browse page's button sets it). */
+  viewId: z.number().int().positive().optional(),
+  /** The container's IRI; absent: the view's root. */
+  uri: z.string().optional(),
 });
 
-function Page() {
-  return <Title order={1}>New curation job</Title>;
+export const Route = createFileRoute('/_app/jobs/new')({
+  validateSearch: search,
+  loader: ({ context }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(jobViewsQuery()),
+      context.queryClient.ensureQueryData(operatorsQuery()),
+    ]),
+  component: NewJobPage,
+});
+
+function NewJobPage() {
+  const { viewId, uri } = Route.useSearch();
+  const navigate = useNavigate();
+  return (
+    <Stack>
+      <Title order={1}>New curation job</Title>
+      <NewJobForm
+        viewId={viewId}
+        uri={uri}
+        onStarted={(job) => void navigate({ to: '/jobs/$jobId', params: { jobId: String(job.id) } })}
+      />
+    </Stack>
+  );
 }

@@ -1,0 +1,157 @@
+import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { ConfirmAction } from '../../../components/confirm-action';
+import { ErrorAlert } from '../../../components/query-states';
+import { useEventChannels } from '../../../app/live-events';
+import { isRunning, jobKeys, jobQuery, useJobAction, type CurationJob, type JobAction } from '../api';
+import { JobChanges } from './job-changes';
+import { FixityReport } from './fixity-report';
+import { formatTime, JobProgress, JobStateBadge } from './job-state';
+
+/**
+ * One job: its state and live progress (the job's event channel writes into its query; while the stream
+ * is down and the job runs, it is polled every 2 s), its preview as a diff or its fixity report, and the
+ * actions its state allows, each asking first.
+ */
+export function JobDetail({ id }: { id: number }) {
+  const queryClient = useQueryClient();
+  const { connected } = useEventChannels([`curation-job/${id}`], (event) => {
+    const job = event.data.payload?.CurationJob as CurationJob | undefined;
+    if (job?.id === id) queryClient.setQueryData(jobKeys.detail(id), job);
+  });
+  const { data: job } = useSuspenseQuery({
+    ...jobQuery(id),
+    refetchInterval: (query) =>
+      !connected && query.state.data !== undefined && isRunning(query.state.data) ? 2_000 : false,
+  });
+
+  // A state change makes the preview, the report and the list stale.
+  const lastState = useRef(job.state);
+  useEffect(() => {
+    if (lastState.current === job.state) return;
+    lastState.current = job.state;
+    // Key prefixes, not single queries: every page of the preview, the report, the list.
+    void queryClient.invalidateQueries({ queryKey: jobKeys.changesAll(id) });
+    void queryClient.invalidateQueries({ queryKey: jobKeys.report(id) });
+    void queryClient.invalidateQueries({ queryKey: jobKeys.list() });
+  }, [job.state, id, queryClient]);
+
+  const running = isRunning(job);
+  return (
+    <Stack>
+      <Group justify="space-between" align="center">
+        <Group gap="sm">
+          <Title order={1}>Curation job {job.id}</Title>
+          <JobStateBadge state={job.state} />
+        </Group>
+        <JobActions job={job} />
+      </Group>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+            <Fact label="Kind" value={job.kind} />
+            <Fact label="Scope" value={job.scope} />
+            <Fact label="Resource" value={job.contextUri === '' ? 'Root' : job.contextUri} />
+            <Fact label="Preview only" value={job.dryRun ? 'yes' : 'no'} />
+            <Fact label="Created" value={formatTime(job.created)} />
+            <Fact label="Finished" value={formatTime(job.finished)} />
+          </SimpleGrid>
+          <JobProgress job={job} label="Job progress" />
+          <Text size="xs" c="dimmed" role="status">
+            {running
+              ? connected
+                ? 'Live: updates as the job runs.'
+                : 'Checking for updates every 2 seconds.'
+              : ''}
+          </Text>
+          {job.message !== null && (
+            <Alert
+              color={job.state === 'FAILED' ? 'red' : 'blue'}
+              title={job.state === 'FAILED' ? 'The job failed' : 'Message'}
+            >
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                {job.message}
+              </Text>
+            </Alert>
+          )}
+        </Stack>
+      </Paper>
+      {job.kind === 'MAPPING' ? <JobChanges job={job} /> : <FixityReport job={job} />}
+    </Stack>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" style={{ wordBreak: 'break-all' }}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+const ACTIONS: readonly {
+  action: JobAction;
+  when: (job: CurationJob) => boolean;
+  label: string;
+  title: string;
+  message: (job: CurationJob) => string;
+  confirm: string;
+}[] = [
+  {
+    action: 'apply',
+    when: (job) => job.state === 'PREVIEWED',
+    label: 'Apply',
+    title: 'Apply the previewed changes?',
+    message: (job) =>
+      `This writes the changes of job ${job.id} to ${job.progress.changed} resource(s). You can undo it afterwards.`,
+    confirm: 'Apply changes',
+  },
+  {
+    action: 'undo',
+    when: (job) => job.state === 'APPLIED',
+    label: 'Undo',
+    title: 'Undo the applied changes?',
+    message: (job) => `This writes the inverse of job ${job.id}'s changes back to the repository.`,
+    confirm: 'Undo changes',
+  },
+  {
+    action: 'cancel',
+    when: (job) => job.state === 'QUEUED' || job.state === 'RUNNING',
+    label: 'Cancel job',
+    title: 'Cancel this job?',
+    message: (job) => `Job ${job.id} stops; what it has not done yet is not done.`,
+    confirm: 'Stop the job',
+  },
+];
+
+function JobActions({ job }: { job: CurationJob }) {
+  const mutation = useJobAction(job.id);
+  const available = ACTIONS.filter((candidate) => candidate.when(job));
+  return (
+    <Stack gap="xs" align="flex-end">
+      {available.length > 0 && (
+        <Group gap="xs">
+          {available.map((candidate) => (
+            <ConfirmAction
+              key={candidate.action}
+              label={candidate.label}
+              title={candidate.title}
+              message={candidate.message(job)}
+              confirmLabel={candidate.confirm}
+              variant={candidate.action === 'apply' ? 'filled' : 'light'}
+              loading={mutation.isPending}
+              onConfirm={() => mutation.mutateAsync(candidate.action).catch(() => undefined)}
+            />
+          ))}
+        </Group>
+      )}
+      {mutation.error !== null && <ErrorAlert error={mutation.error} />}
+    </Stack>
+  );
+}

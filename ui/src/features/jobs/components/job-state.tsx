@@ -1,0 +1,49 @@
+import { Badge, Group, Progress, Text } from '@mantine/core';
+import type { CurationJob, JobState } from '../api';
+
+const COLOR: Readonly<Record<JobState, string>> = {
+  QUEUED: 'gray',
+  RUNNING: 'blue',
+  PREVIEWED: 'violet',
+  COMPLETED: 'green',
+  FAILED: 'red',
+  CANCELLED: 'gray',
+  APPLYING: 'blue',
+  APPLIED: 'green',
+  UNDOING: 'blue',
+  UNDONE: 'orange',
+};
+
+/** A job's state as a badge (the text says it; the colour only repeats it). */
+export function JobStateBadge({ state }: { state: JobState }) {
+  return (
+    <Badge color={COLOR[state]} variant="light" autoContrast>
+      {state}
+    </Badge>
+  );
+}
+
+/** done / total as a bar, with the counts in words. */
+export function JobProgress({ job, label }: { job: CurationJob; label: string }) {
+  const { total, done, changed, failed } = job.progress;
+  const percent = total > 0 ? Math.round((done / total) * 100) : job.finished !== null ? 100 : 0;
+  return (
+    <div>
+      <Progress value={percent} aria-label={label} size="md" />
+      <Group gap="md" mt={4}>
+        <Text size="xs">
+          {done} / {total} done
+        </Text>
+        <Text size="xs">
+          {changed} {job.kind === 'FIXITY' ? 'passed' : 'changed'}
+        </Text>
+        <Text size="xs" c={failed > 0 ? 'red.9' : undefined}>
+          {failed} failed
+        </Text>
+      </Group>
+    </div>
+  );
+}
+
+export const formatTime = (epoch: number | null): string =>
+  epoch === null ? '—' : new Date(epoch).toLocaleString();

@@ -1,0 +1,221 @@
+import {
+  ActionIcon,
+  Button,
+  Fieldset,
+  Group,
+  List,
+  Paper,
+  Radio,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useState } from 'react';
+import { ApiError } from '../../../api/errors';
+import { EmptyState, ErrorAlert } from '../../../components/query-states';
+import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '../api';
+import { newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
+
+const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
+
+/**
+ * A new curation job over a view's container: kind (FIXITY only where the view's type checks fixity,
+ * FEDORA), scope, and for MAPPING the stored operators in the order they run. A MAPPING job previews.
+ */
+export function NewJobForm({
+  viewId,
+  uri,
+  onStarted,
+}: {
+  viewId: number | undefined;
+  uri: string | undefined;
+  onStarted: (job: CurationJob) => void;
+}) {
+  const { data: views } = useSuspenseQuery(jobViewsQuery());
+  const { data: operators } = useSuspenseQuery(operatorsQuery());
+  const start = useStartJob();
+  const [error, setError] = useState<unknown>(null);
+  const [toAdd, setToAdd] = useState<string | null>(null);
+  const form = useForm<NewJobValues>({
+    mode: 'controlled',
+    initialValues: {
+      repositoryViewId: viewId === undefined ? '' : String(viewId),
+      contextUri: uri ?? '',
+      kind: 'MAPPING',
+      scope: 'CHILDREN',
+      operators: [],
+    },
+    validate: zod4Resolver(newJobSchema),
+  });
+  const values = form.getValues();
+  const view = views.find((candidate) => String(candidate.id) === values.repositoryViewId);
+  const fixityAllowed = view?.type === 'FEDORA';
+  const operatorName = (id: number) => {
+    const operator = operators.find((candidate) => candidate.id === id);
+    return operator === undefined ? `Operator ${id}` : operator.name;
+  };
+  const move = (index: number, by: -1 | 1) =>
+    form.reorderListItem('operators', { from: index, to: index + by });
+
+  if (views.length === 0) return <EmptyState>No repository views to run a job over.</EmptyState>;
+  return (
+    <Paper withBorder p="md" maw={720}>
+      <form
+        onSubmit={form.onSubmit(async (submitted) => {
+          setError(null);
+          try {
+            onStarted(await start.mutateAsync(newJobBody(submitted)));
+          } catch (failure) {
+            const fields = failure instanceof ApiError ? failure.fields : {};
+            const known = Object.keys(fields).filter((field) => FORM_FIELDS.includes(field));
+            if (known.length > 0) form.setErrors(fields);
+            if (known.length === 0 || known.length < Object.keys(fields).length) setError(failure);
+          }
+        })}
+      >
+        <Stack>
+          {error !== null && <ErrorAlert error={error} />}
+          <Select
+            label="Repository view"
+            data={views.map((candidate) => ({
+              value: String(candidate.id),
+              label: `${candidate.name} (${candidate.type})`,
+            }))}
+            allowDeselect={false}
+            key={form.key('repositoryViewId')}
+            {...form.getInputProps('repositoryViewId')}
+            onChange={(value: string | null) => {
+              form.setFieldValue('repositoryViewId', value ?? '');
+              const next = views.find((candidate) => String(candidate.id) === value);
+              if (next?.type !== 'FEDORA') form.setFieldValue('kind', 'MAPPING');
+            }}
+          />
+          <TextInput
+            label="Resource"
+            description="The container's IRI (absolute or relative to the view's root); empty for the root"
+            key={form.key('contextUri')}
+            {...form.getInputProps('contextUri')}
+          />
+          <Radio.Group label="Kind" key={form.key('kind')} {...form.getInputProps('kind')}>
+            <Stack gap="xs" mt="xs">
+              <Radio
+                value="MAPPING"
+                label="Mapping"
+                description="Run operators on each resource's metadata; previews first"
+              />
+              <Radio
+                value="FIXITY"
+                label="Fixity"
+                disabled={!fixityAllowed}
+                description={
+                  fixityAllowed
+                    ? 'Check every binary'
+                    : 'Only for FEDORA views: this view cannot check fixity'
+                }
+              />
+            </Stack>
+          </Radio.Group>
+          <Radio.Group label="Scope" key={form.key('scope')} {...form.getInputProps('scope')}>
+            <Stack gap="xs" mt="xs">
+              <Radio value="RESOURCE" label="This resource only" />
+              <Radio value="CHILDREN" label="Its children" />
+              <Radio value="SUBTREE" label="The whole subtree" />
+            </Stack>
+          </Radio.Group>
+          {values.kind === 'MAPPING' && (
+            <Fieldset legend="Operators, in the order they run">
+              <Stack>
+                {operators.length === 0 ? (
+                  <EmptyState>No operators yet: create one under Operators first.</EmptyState>
+                ) : (
+                  <Group align="flex-end">
+                    <Select
+                      label="Operator to add"
+                      searchable
+                      data={operators.map((operator) => ({
+                        value: String(operator.id),
+                        label: `${operator.name} (${operator.field})`,
+                      }))}
+                      value={toAdd}
+                      onChange={setToAdd}
+                      style={{ flex: 1, minWidth: 200 }}
+                    />
+                    <Button
+                      variant="light"
+                      disabled={toAdd === null}
+                      onClick={() => {
+                        if (toAdd === null) return;
+                        form.insertListItem('operators', Number(toAdd));
+                        setToAdd(null);
+                      }}
+                    >
+                      Add operator
+                    </Button>
+                  </Group>
+                )}
+                {values.operators.length === 0 ? (
+                  <Text size="sm" c="dimmed">
+                    No operators chosen.
+                  </Text>
+                ) : (
+                  <List type="ordered" spacing="xs" aria-label="Chosen operators">
+                    {values.operators.map((id, index) => {
+                      const name = operatorName(id);
+                      return (
+                        <List.Item key={`${id}-${index}`}>
+                          <Group gap="xs" wrap="nowrap">
+                            <Text size="sm" style={{ flex: 1 }}>
+                              {name}
+                            </Text>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={`Move ${name} up`}
+                              disabled={index === 0}
+                              onClick={() => move(index, -1)}
+                            >
+                              ↑
+                            </ActionIcon>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={`Move ${name} down`}
+                              disabled={index === values.operators.length - 1}
+                              onClick={() => move(index, 1)}
+                            >
+                              ↓
+                            </ActionIcon>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={`Remove ${name}`}
+                              onClick={() => form.removeListItem('operators', index)}
+                            >
+                              ×
+                            </ActionIcon>
+                          </Group>
+                        </List.Item>
+                      );
+                    })}
+                  </List>
+                )}
+                {typeof form.errors.operators === 'string' && (
+                  <Text size="sm" c="red.8" role="alert">
+                    {form.errors.operators}
+                  </Text>
+                )}
+              </Stack>
+            </Fieldset>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" loading={start.isPending}>
+              Start job
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { newJobBody, newJobSchema } from './new-job.schema';
+
+const valid = {
+  repositoryViewId: '3',
+  contextUri: ' http://example.org/rest/a ',
+  kind: 'MAPPING' as const,
+  scope: 'CHILDREN' as const,
+  operators: [4, 2],
+};
+
+describe('newJobSchema', () => {
+  it('accepts a MAPPING job with operators in order, trimming the resource', () => {
+    expect(newJobSchema.parse(valid)).toEqual({ ...valid, contextUri: 'http://example.org/rest/a' });
+  });
+
+  it('asks for a view and at least one operator for MAPPING', () => {
+    const result = newJobSchema.safeParse({ ...valid, repositoryViewId: '', operators: [] });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['repositoryViewId', 'Choose a repository view'],
+      ['operators', 'Add at least one operator'],
+    ]);
+  });
+
+  it('takes FIXITY without operators and the root as an empty resource', () => {
+    const values = newJobSchema.parse({ ...valid, kind: 'FIXITY', contextUri: '', operators: [] });
+    expect(newJobBody(values)).toEqual({
+      repositoryViewId: 3,
+      contextUri: '',
+      kind: 'FIXITY',
+      scope: 'CHILDREN',
+    });
+  });
+
+  it('rejects an unknown scope and an overlong resource', () => {
+    const result = newJobSchema.safeParse({ ...valid, scope: 'ALL', contextUri: 'x'.repeat(2001) });
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['contextUri', 'scope']);
+  });
+
+  it('makes a MAPPING body that previews', () => {
+    expect(newJobBody(newJobSchema.parse(valid))).toMatchObject({ operators: [4, 2], dryRun: true });
+  });
+});
