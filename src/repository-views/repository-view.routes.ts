@@ -1,15 +1,27 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
 import { emptySuccess, success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { checkedBody } from '../http/validation-errors.js';
 import { IdBody } from '../shared/body-schema.js';
-import { REPOSITORY_VIEW_TYPES, type RepositoryView } from './repository-view.js';
+import { REPOSITORY_KINDS, REPOSITORY_VIEW_TYPES, type RepositoryView } from './repository-view.js';
 import { RepositoryViewBody, repositoryViewSchema } from './repository-view.schema.js';
 import type { RepositoryViewService } from './repository-view.service.js';
 
 const tags = ['repository views'];
 const LIST_KEY = 'LinkedList';
+
+/** One entry of GET /repository-view/types (describe-only: what REPOSITORY_VIEW_TYPES holds). */
+const repositoryViewTypeSchema = Type.Object({
+  value: Type.Union(REPOSITORY_KINDS.map((kind) => Type.Literal(kind))),
+  gloss: Type.String(),
+  versioning: Type.Boolean(),
+  verifying: Type.Boolean(),
+  transacting: Type.Boolean(),
+  queryable: Type.Boolean(),
+  fixity: Type.Boolean(),
+});
 
 /** Interface §4.3 (DECISIONS.md §6). */
 export function repositoryViewRoutes(views: RepositoryViewService) {
@@ -37,7 +49,9 @@ export function repositoryViewRoutes(views: RepositoryViewService) {
         schema: {
           tags,
           summary: 'Supported repository types and their features',
-          response: { 200: envelopeSchema(payloadOf('ArrayList<HashMap>', { type: 'array' })) },
+          response: {
+            200: envelopeSchema(payloadOf('ArrayList<HashMap>', Type.Array(repositoryViewTypeSchema))),
+          },
         },
       },
       () => success('ArrayList<HashMap>', REPOSITORY_VIEW_TYPES),
