@@ -18,6 +18,7 @@ import { contextKeys, type ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { ErrorAlert } from '../../../components/query-states';
 import { downloadBinary, fixityQuery, uploadFile } from '../api';
+import { readableText } from '../readable';
 
 /**
  * On a container: `Upload file` (a file chooser) and a drop zone, with a progress bar and Cancel. On a
@@ -61,7 +62,7 @@ function UploadTools({ resource }: { resource: ResourceRef }) {
       : Math.min(100, Math.round((progress.loaded / progress.total) * 100));
   const cancelled = send.error instanceof ApiError && send.error.kind === 'ABORTED';
   return (
-    <Stack gap="xs">
+    <Stack gap="xs" style={readableText}>
       <Paper
         withBorder
         p="sm"
@@ -138,7 +139,7 @@ function BinaryActions({ resource }: { resource: ResourceRef }) {
     },
   });
   return (
-    <Stack gap="xs">
+    <Stack gap="xs" style={readableText}>
       <Group gap="xs">
         <Button variant="light" size="sm" loading={download.isPending} onClick={() => download.mutate()}>
           Download
@@ -148,7 +149,14 @@ function BinaryActions({ resource }: { resource: ResourceRef }) {
         </Button>
       </Group>
       {download.error !== null && <ErrorAlert error={download.error} />}
-      <Modal opened={checking} onClose={() => setChecking(false)} title="Fixity check" centered>
+      <Modal
+        opened={checking}
+        onClose={() => setChecking(false)}
+        title="Fixity check"
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        styles={{ content: readableText }}
+      >
         {checking && <FixityReport resource={resource} />}
       </Modal>
     </Stack>
@@ -192,7 +200,12 @@ function FixityReport({ resource }: { resource: ResourceRef }) {
   const bytes = Number(size);
   return (
     <Stack gap="sm">
-      <Alert color={words.color} title={words.title} role="status">
+      <Alert
+        color={words.color}
+        title={words.title}
+        role="status"
+        styles={{ title: { color: 'var(--mantine-color-text)' } }}
+      >
         {words.text}
       </Alert>
       <Table>

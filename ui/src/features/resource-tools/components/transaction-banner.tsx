@@ -11,6 +11,7 @@ import {
   startTransaction,
   type TransactionDetails,
 } from '../api';
+import { readableText } from '../readable';
 
 /** Expirations known in this tab, by token: a remount (or another resource in the same tx) keeps them. */
 const expirations = new Map<string, number>();
@@ -91,7 +92,7 @@ export function TransactionBanner({
 
   if (tx === undefined) {
     return (
-      <Stack gap="xs">
+      <Stack gap="xs" style={readableText}>
         {notice !== undefined && (
           <Alert
             color="gray"
@@ -121,7 +122,8 @@ export function TransactionBanner({
       title="Transaction active"
       role="region"
       aria-label="Transaction"
-      styles={{ message: { width: '100%' } }}
+      style={readableText}
+      styles={{ message: { width: '100%' }, title: { color: 'var(--mantine-color-text)' } }}
     >
       <Stack gap="xs">
         <Text size="sm">Changes made now are seen only inside this transaction until you commit it.</Text>
