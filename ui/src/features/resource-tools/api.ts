@@ -3,6 +3,7 @@ import { api, done, payload } from '../../api/client';
 import type { Context } from '../../api/context-types';
 import { contextUriOf, type ResourceRef, type ViewRef } from '../../api/context-uri';
 import { upload, type UploadProgress } from '../../api/upload';
+import { filenameOf } from './filename';
 
 /**
  * Transactions, versions and binaries of one resource. Writes change the resource's context: they
@@ -122,22 +123,6 @@ export async function downloadBinary(resource: ResourceRef): Promise<{ blob: Blo
   const blob: unknown = result.data;
   if (!(blob instanceof Blob)) throw new Error('The download carried no content');
   return { blob, filename: filenameOf(result.response.headers.get('content-disposition')) };
-}
-
-/** The file name a Content-Disposition header gives (RFC 6266 `filename*` first), else `download`. */
-export function filenameOf(disposition: string | null): string {
-  if (disposition === null) return 'download';
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
-  if (extended?.[1] !== undefined) {
-    try {
-      return decodeURIComponent(extended[1].trim());
-    } catch {
-      // fall through to the plain parameter
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition);
-  const name = plain?.[1]?.trim() ?? '';
-  return name === '' ? 'download' : name;
 }
 
 /** POST /resource multipart (contextUri, then file) with progress; answers the container's context. */
