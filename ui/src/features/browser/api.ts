@@ -31,10 +31,8 @@ export const schemasQuery = () =>
   });
 
 const pathOf = (view: ViewRef) => ({ type: view.type, repositoryViewId: view.id });
-const queryOf = (resource: Pick<ResourceRef, 'uri' | 'tx'>) => {
-  const contextUri = contextUriOf(resource);
-  return contextUri === undefined ? {} : { contextUri };
-};
+/** The service requires contextUri; '' (relative to the root) names the root. */
+const queryOf = (resource: Pick<ResourceRef, 'uri' | 'tx'>) => ({ contextUri: contextUriOf(resource) ?? '' });
 
 /** GET /repository-view-context/{type}/{id}?contextUri=…: the resource as the browser shows it. */
 export const contextQuery = (resource: ResourceRef) =>
@@ -56,7 +54,7 @@ export const queryHelpQuery = (view: ViewRef) =>
     queryFn: async () =>
       payload(
         await api.GET('/repository-view-context/{type}/{repositoryViewId}/query', {
-          params: { path: pathOf(view) },
+          params: { path: pathOf(view), query: { contextUri: '' } },
         }),
         'String',
       ),

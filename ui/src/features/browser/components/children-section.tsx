@@ -19,12 +19,18 @@ import type { Context } from '../../../api/context-types';
 import type { ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { AnchorLink } from '../../../components/links';
-import { EmptyState, ErrorAlert } from '../../../components/query-states';
+import { ErrorAlert } from '../../../components/query-states';
+import { Empty } from './readable';
 import { contextQuery, useAddChild } from '../api';
 import { addChildSchema, type AddChildValues } from '../forms/add-child.schema';
 import { lastSegment } from '../terms';
 
 export const CHILDREN_PER_PAGE = 25;
+const NAMED_UP_TO = 100;
+const byText =
+  <T,>(text: (item: T) => string) =>
+  (a: T, b: T) =>
+    text(a).localeCompare(text(b), undefined, { numeric: true });
 const DCTERMS_TITLE = 'http://purl.org/dc/terms/title';
 
 /** The `Add child` dialog: a title (dcterms:title) for ONE new container. */
@@ -51,7 +57,7 @@ function AddChildDialog({
   const titleError = (error: unknown) =>
     error instanceof ApiError ? (error.fields.object ?? error.fields.title) : undefined;
   return (
-    <Modal opened={opened} onClose={close} title="Add child">
+    <Modal opened={opened} onClose={close} title="Add child" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form
         onSubmit={form.onSubmit(async (values) => {
           try {
@@ -100,22 +106,32 @@ export function ChildrenSection({
 }) {
   const headingId = useId();
   const [adding, setAdding] = useState(false);
-  const children = useMemo(
+  const iris = useMemo(
     () =>
       context.children
         .flatMap((child) => (child.triple === null ? [] : [child.triple.object]))
-        .sort((a, b) => lastSegment(a).localeCompare(lastSegment(b), undefined, { numeric: true })),
+        .sort(byText(lastSegment)),
     [context.children],
   );
-  const pages = Math.max(1, Math.ceil(children.length / CHILDREN_PER_PAGE));
+  // Up to NAMED_UP_TO children are all read for their names, and sorted by them; beyond that only the
+  // shown page is read, and the order is by IRI.
+  const byName = iris.length <= NAMED_UP_TO;
+  const pages = Math.max(1, Math.ceil(iris.length / CHILDREN_PER_PAGE));
   const current = Math.min(Math.max(1, page), pages);
-  const shown = children.slice((current - 1) * CHILDREN_PER_PAGE, current * CHILDREN_PER_PAGE);
+  const pageStart = (current - 1) * CHILDREN_PER_PAGE;
+  const read = byName ? iris : iris.slice(pageStart, pageStart + CHILDREN_PER_PAGE);
   const details = useQueries({
-    queries: shown.map((uri) => ({
+    queries: read.map((uri) => ({
       ...contextQuery({ view: resource.view, uri, tx: resource.tx }),
       placeholderData: keepPreviousData,
     })),
   });
+  const known = new Map(read.map((uri, index) => [uri, details[index]?.data] as const));
+  const nameOf = (uri: string) => known.get(uri)?.name ?? lastSegment(uri);
+  const allNamed = byName && details.every((detail) => detail.data !== undefined);
+  const ordered = allNamed ? [...iris].sort(byText(nameOf)) : iris;
+  const shown = ordered.slice(pageStart, pageStart + CHILDREN_PER_PAGE);
+  const children = iris;
 
   return (
     <Stack component="section" aria-labelledby={headingId} gap="sm">
@@ -128,19 +144,19 @@ export function ChildrenSection({
         )}
       </Group>
       {children.length === 0 ? (
-        <EmptyState>
+        <Empty>
           {context.resource ? 'A binary has no children.' : 'This container has no children yet.'}
-        </EmptyState>
+        </Empty>
       ) : (
         <>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="gray.7">
             {children.length === 1 ? '1 child' : `${children.length} children`}
             {pages > 1 && `, page ${current} of ${pages}`}
           </Text>
           <List listStyleType="none" spacing={6} aria-label="Children of this resource">
-            {shown.map((uri, index) => {
-              const child = details[index]?.data;
-              const name = child?.name ?? lastSegment(uri);
+            {shown.map((uri) => {
+              const child = known.get(uri);
+              const name = nameOf(uri);
               return (
                 <List.Item key={uri}>
                   <Group gap="xs" wrap="nowrap">

@@ -20,7 +20,8 @@ import type { Context } from '../../../api/context-types';
 import type { ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { ConfirmAction } from '../../../components/confirm-action';
-import { EmptyState, ErrorAlert } from '../../../components/query-states';
+import { ErrorAlert } from '../../../components/query-states';
+import { Empty, READABLE } from './readable';
 import { useAddMetadata, useDeleteMetadata, useUpdateMetadata, type Triple } from '../api';
 import {
   addMetadataSchema,
@@ -229,7 +230,7 @@ function AddMetadataDialog({
   };
   const invalid = fieldErrors(add.error, { predicate: 'property', object: 'value', value: 'value' });
   return (
-    <Modal opened={opened} onClose={close} title="Add metadata">
+    <Modal opened={opened} onClose={close} title="Add metadata" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form
         onSubmit={form.onSubmit(async (values) => {
           const predicate = expandProperty(values.property, prefixes);
@@ -246,6 +247,7 @@ function AddMetadataDialog({
         <Stack>
           <Autocomplete
             label="Property"
+            styles={READABLE}
             description="Pick one of the view’s schema properties, or type a prefixed name (dcterms:title) or a full IRI"
             data={groups}
             filter={filter}
@@ -255,7 +257,7 @@ function AddMetadataDialog({
             renderOption={({ option }) => (
               <Stack gap={0}>
                 <Text size="sm">{option.value}</Text>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="gray.7">
                   {labels.get(option.value)}
                 </Text>
               </Stack>
@@ -266,6 +268,7 @@ function AddMetadataDialog({
           />
           <TextInput
             label="Value"
+            styles={READABLE}
             description='Text (a plain literal), an IRI, or N-Triples form such as "bonjour"@fr'
             key={form.key('value')}
             {...form.getInputProps('value')}
@@ -333,7 +336,7 @@ export function MetadataSection({
           Add metadata
         </Button>
       </Group>
-      {context.metadata.length === 0 && <EmptyState>No metadata under the view’s schemas yet.</EmptyState>}
+      {context.metadata.length === 0 && <Empty>No metadata under the view’s schemas yet.</Empty>}
       {groups.map(([group, triples]) => (
         <Stack key={group} gap={4}>
           <Title order={3} size="h5">
@@ -357,7 +360,7 @@ export function MetadataSection({
                           {name}
                         </Text>
                         {labelOf.has(triple.predicate) && (
-                          <Text size="xs" c="dimmed">
+                          <Text size="xs" c="gray.7">
                             {labelOf.get(triple.predicate)}
                           </Text>
                         )}

@@ -28,7 +28,7 @@ export function ResourceHeader({
             if (index === crumbs.length - 1)
               return (
                 <Text key={crumb} size="sm" aria-current="page" style={{ wordBreak: 'break-all' }}>
-                  {index === 0 ? viewName : context.name ?? label}
+                  {index === 0 ? viewName : (context.name ?? label)}
                 </Text>
               );
             return (
@@ -60,7 +60,7 @@ export function ResourceHeader({
           </Badge>
         ))}
       </Group>
-      <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+      <Text size="xs" c="gray.7" style={{ wordBreak: 'break-all' }}>
         {iri}
       </Text>
     </Stack>
