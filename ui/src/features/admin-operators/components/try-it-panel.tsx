@@ -100,7 +100,7 @@ export function TryItPanel({ operators }: { operators: readonly Operator[] }) {
             </Title>
             <Code block>{JSON.stringify(result.document, null, 2)}</Code>
             {result.missingRequired.length > 0 && (
-              <Alert color="yellow" title="Required fields missing">
+              <Alert color="red" variant="light" title="Required fields missing">
                 <List size="sm">
                   {result.missingRequired.map((field) => (
                     <List.Item key={field}>{field}</List.Item>

@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { formErrorsOf } from '../../../api/form-errors';
 import { readSession } from '../../../api/session';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { readableText } from '../../../components/contrast';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { ROLES, useCreateUser, useDeleteUser, useUpdateUser, usersQuery, type User } from '../api';
 import { newUserSchema, userSchema, type NewUserValues } from '../forms/user.schema';
@@ -32,7 +33,7 @@ export function UsersScreen() {
   const me = readSession()?.username;
 
   return (
-    <Stack>
+    <Stack style={readableText}>
       <Group justify="space-between">
         <Title order={1}>Users</Title>
         <Button onClick={() => setEditing('new')}>Add user</Button>
@@ -101,6 +102,8 @@ export function UsersScreen() {
         </Table.ScrollContainer>
       )}
       <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        styles={{ content: readableText }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? 'Add user' : `Edit ${editing?.username ?? ''}`}
