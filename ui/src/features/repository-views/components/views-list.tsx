@@ -62,7 +62,7 @@ export function ViewsList({ admin, curator }: { admin: boolean; curator: boolean
                           size="xs"
                           label="Delete"
                           buttonLabel={`Delete ${view.name}`}
-                          title="Delete repository view"
+                          title={`Delete ${view.name}?`}
                           message={
                             <>
                               Delete the repository view <strong>{view.name}</strong>? Its settings and
