@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   apiCall,
   DESKTOP,
@@ -65,6 +67,45 @@ async function retitle(contextUri: string, title: string): Promise<void> {
     `WHERE { OPTIONAL { <> <${DCTERMS_TITLE}> ?t } }`;
   const answer = await apiCall('POST', `${base()}/query${q(contextUri)}`, update, token);
   expect(answer.meta.status, answer.meta.message).toBe('SUCCESS');
+}
+
+/** Uploads `content` as a new binary under `parent` through the API; answers the binary's IRI. */
+async function uploadThroughApi(parent: string, filename: string, content: Buffer): Promise<string> {
+  const before = childrenOf(await readContext(parent));
+  const form = new FormData();
+  form.append('contextUri', parent);
+  form.append('file', new Blob([new Uint8Array(content)], { type: 'application/octet-stream' }), filename);
+  const response = await fetch(`${inject('baseUrl')}${base()}/resource`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const answer = (await response.json()) as { meta: { status: string }; payload: Record<string, unknown> };
+  expect(answer.meta.status).toBe('SUCCESS');
+  const fresh = [...childrenOf(answer.payload.RepositoryViewContext as ContextAnswer)].filter(
+    (iri) => !before.has(iri),
+  );
+  if (fresh[0] === undefined) throw new Error(`the upload of ${filename} was not listed`);
+  return fresh[0];
+}
+
+/** The stored files (under the data directory) whose bytes are `content`. */
+function storedCopiesOf(content: Buffer): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (
+        entry.isFile() &&
+        fs.statSync(full).size === content.length &&
+        fs.readFileSync(full).equals(content)
+      )
+        found.push(full);
+    }
+  };
+  walk(inject('dataDir'));
+  return found;
 }
 
 const browseUrl = (uri: string, tx?: string) => {
@@ -150,6 +191,29 @@ describe('resource tools: binaries, versions, transactions', () => {
     await screenshot(page, 'tools-fixity');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('says BAD_CHECKSUM in words when the stored bytes changed', async () => {
+    const folder = await createContainer(unique('Damaged'));
+    const filename = `${unique('damaged')}.txt`;
+    const content = Buffer.from(`${unique('unique bytes')}\n`.repeat(64));
+    const binary = await uploadThroughApi(folder, filename, content);
+    const copies = storedCopiesOf(content);
+    expect(copies.length).toBeGreaterThan(0);
+    const damaged = Buffer.from(content);
+    damaged[0] = damaged[0] === 0x41 ? 0x42 : 0x41;
+    for (const copy of copies) fs.writeFileSync(copy, damaged);
+
+    const { context, page } = await newPage(browser(), PHONE);
+    await signIn(page);
+    await page.goto(browseUrl(binary));
+    await heading(page, filename).waitFor();
+    await page.getByRole('button', { name: 'Check fixity' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Fixity check' });
+    await dialog.getByText(/^BAD_CHECKSUM: the stored bytes no longer match/).waitFor();
+    await dialog.getByText('Damaged').waitFor();
+    await expectAccessible(page, 'the fixity dialog, damaged, at 390×844');
     await context.close();
   });
 
