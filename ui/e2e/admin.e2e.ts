@@ -207,6 +207,10 @@ describe('admin screens', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'hidden' });
     await row.getByText('Curator', { exact: true }).waitFor();
+    await page.setViewportSize(DESKTOP);
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await screenshot(page, 'admin-users');
+    await page.setViewportSize(PHONE);
 
     await confirmDelete(page, 'admin', 'Delete user');
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Users cannot delete themselves/);
@@ -214,8 +218,6 @@ describe('admin screens', () => {
 
     await confirmDelete(page, username, 'Delete user');
     await row.waitFor({ state: 'detached' });
-    await page.setViewportSize(DESKTOP);
-    await screenshot(page, 'admin-users');
     await context.close();
   });
 });
