@@ -69,6 +69,7 @@ describe('admin screens', () => {
     await dialog.waitFor({ state: 'hidden' });
     const row = page.getByRole('row', { name: new RegExp(name) });
     await row.getByRole('cell', { name: '2', exact: true }).waitFor();
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await screenshot(page, 'admin-schemas');
 
     await page.getByRole('button', { name: `Edit ${name}` }).click();
@@ -171,6 +172,7 @@ describe('admin screens', () => {
     await trace.getByRole('row', { name: new RegExp(`${regex}.*Changed title.*Set title`) }).waitFor();
     await tryIt.getByText(/"Set title"/).waitFor();
     await expectAccessible(page, 'the operators screen with a trace');
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await screenshot(page, 'admin-operators');
 
     await confirmDelete(page, constant, 'Delete operator');
