@@ -23,11 +23,17 @@ export class ApiError extends Error {
     return this.status === 403;
   }
 
-  /** Every per-field message, flattened: `{ name: "…", rootUri: "…" }`. */
+  /**
+   * One message per property (or `business`): ValidationResults name the property as the category
+   * (`{ name: { minlength: "…" } }`, DECISIONS.md §3); the first message of each is the one shown.
+   */
   get fields(): Record<string, string> {
-    const flat: Record<string, string> = {};
-    for (const category of Object.values(this.fieldMessages)) Object.assign(flat, category);
-    return flat;
+    const byField: Record<string, string> = {};
+    for (const [category, messages] of Object.entries(this.fieldMessages)) {
+      const first = Object.values(messages)[0];
+      if (first !== undefined) byField[category] = first;
+    }
+    return byField;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
+import { ErrorScreen, PendingScreen } from '../components/query-states';
 import { routeTree } from '../route-tree.gen';
 
 export interface RouterContext {
@@ -14,6 +15,9 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
+    // A screen's failure or wait stays inside the app shell (navigation and Sign out remain).
+    defaultErrorComponent: ErrorScreen,
+    defaultPendingComponent: PendingScreen,
   });
 }
 
