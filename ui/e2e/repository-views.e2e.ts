@@ -4,12 +4,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import {
   baseUrl,
+  apiCall,
   DESKTOP,
   expectAccessible as expectAccessibleNow,
   newPage,
   PHONE,
   screenshot,
   signIn,
+  tokenFor,
   unique,
   useBrowser,
 } from './fixtures';
@@ -133,6 +135,67 @@ describe('repository views', () => {
     await page.getByRole('link', { name: 'New repository view' }).click();
     await page.getByRole('heading', { level: 1, name: 'New repository view' }).waitFor();
     await expectAccessible(page, 'the new view form at 390×844');
+    await context.close();
+  });
+});
+
+describe('repository views for a curator', () => {
+  const browser = useBrowser();
+
+  it('a curator sees only the views they curate, may edit them, and has no New or Delete', async () => {
+    const admin = await tokenFor();
+    const username = unique('curator');
+    const password = 'curator-password-1';
+    const created = await apiCall(
+      'POST',
+      '/user/create',
+      {
+        username,
+        password,
+        role: 'ROLE_CURATOR',
+        firstName: 'Cura',
+        lastName: 'Tor',
+        email: `${username}@example.org`,
+      },
+      admin,
+    );
+    const userId = (created.payload.User as { id: number }).id;
+    const mine = unique('Curated');
+    const other = unique('NotMine');
+    for (const [name, curators] of [
+      [mine, [{ id: userId }]],
+      [other, []],
+    ] as const)
+      await apiCall(
+        'POST',
+        '/repository-view',
+        {
+          type: 'FEDORA',
+          name,
+          rootUri: `${baseUrl()}/rest/`,
+          username: 'fedoraAdmin',
+          password: repositoryPassword(),
+          curators,
+        },
+        admin,
+      );
+
+    const { context, page } = await newPage(browser(), DESKTOP);
+    await signIn(page, username, password);
+    await page.getByRole('link', { name: mine, exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: other, exact: true }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'New repository view' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: `Delete ${mine}` }).count()).toBe(0);
+    await expectAccessible(page, "a curator's views list");
+
+    await page.getByRole('link', { name: `Edit ${mine}` }).click();
+    await page.getByRole('heading', { level: 1, name: `Edit repository view ${mine}` }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Curators' }).count()).toBe(0);
+    await expectAccessible(page, "a curator's edit form");
+    const renamed = unique('CuratedRenamed');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(renamed);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('link', { name: renamed, exact: true }).waitFor();
     await context.close();
   });
 });
