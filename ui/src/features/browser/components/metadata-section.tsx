@@ -198,6 +198,11 @@ function AddMetadataDialog({
     () => propertyOptions(schemas, (iri) => compactIri(iri, prefixes)),
     [schemas, prefixes],
   );
+  // Values only: Mantine would write an item's label into the field; labels show through renderOption.
+  const pickerData = useMemo(
+    () => groups.map((group) => ({ group: group.group, items: group.items.map((item) => item.value) })),
+    [groups],
+  );
   const labels = useMemo(
     () => new Map(groups.flatMap((group) => group.items.map((item) => [item.value, item.label] as const))),
     [groups],
@@ -247,9 +252,9 @@ function AddMetadataDialog({
         <Stack>
           <Autocomplete
             label="Property"
-            styles={READABLE}
+            styles={{ ...READABLE, groupLabel: { color: 'var(--mantine-color-gray-7)' } }}
             description="Pick one of the view’s schema properties, or type a prefixed name (dcterms:title) or a full IRI"
-            data={groups}
+            data={pickerData}
             filter={filter}
             limit={50}
             maxDropdownHeight={260}
