@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   apiCall,
@@ -114,6 +114,14 @@ const browseUrl = (uri: string, tx?: string) => {
   return `/ui/views/${view.id}/browse?${search.toString()}`;
 };
 
+/** Waits for a dialog's opening transitions to end (axe would see half-faded colours). */
+async function settled(dialog: Locator): Promise<void> {
+  await dialog.waitFor();
+  await dialog.evaluate(async () => {
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+  });
+}
+
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
 const txOf = (page: Page): string | undefined => {
@@ -187,6 +195,7 @@ describe('resource tools: binaries, versions, transactions', () => {
     await dialog.getByText(/^SUCCESS: the stored bytes match/).waitFor();
     await dialog.getByText(`${(256 * 1024).toLocaleString('en-US')} bytes`).waitFor();
     await expect(dialog.getByText(/^urn:sha/).textContent()).resolves.toMatch(/^urn:sha-(512|256|1):/);
+    await settled(dialog);
     await expectAccessible(page, 'the fixity dialog');
     await screenshot(page, 'tools-fixity');
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -213,6 +222,7 @@ describe('resource tools: binaries, versions, transactions', () => {
     const dialog = page.getByRole('dialog', { name: 'Fixity check' });
     await dialog.getByText(/^BAD_CHECKSUM: the stored bytes no longer match/).waitFor();
     await dialog.getByText('Damaged').waitFor();
+    await settled(dialog);
     await expectAccessible(page, 'the fixity dialog, damaged, at 390×844');
     await context.close();
   });
@@ -258,6 +268,7 @@ describe('resource tools: binaries, versions, transactions', () => {
     await versions.getByRole('button', { name: 'Create version' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create version' });
     await dialog.getByLabel('Version name').fill(label);
+    await settled(dialog);
     await expectAccessible(page, 'the create-version dialog');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -271,12 +282,14 @@ describe('resource tools: binaries, versions, transactions', () => {
 
     await restoreButton.click();
     const confirmRestore = page.getByRole('dialog', { name: /^Restore / });
+    await settled(confirmRestore);
     await expectAccessible(page, 'the restore confirmation');
     await confirmRestore.getByRole('button', { name: 'Restore' }).click();
     await heading(page, title).waitFor();
 
     await versions.getByRole('button', { name: new RegExp(`^Delete .*${label}`) }).click();
     const confirmDelete = page.getByRole('dialog', { name: /^Delete / });
+    await settled(confirmDelete);
     await expectAccessible(page, 'the delete-version confirmation');
     await confirmDelete.getByRole('button', { name: 'Delete version' }).click();
     await confirmDelete.waitFor({ state: 'detached' });
@@ -328,6 +341,7 @@ describe('resource tools: binaries, versions, transactions', () => {
     await heading(page, `${title} discarded`).waitFor();
     await banner.getByRole('button', { name: 'Roll back' }).click();
     const confirm = page.getByRole('dialog', { name: 'Roll back the transaction?' });
+    await settled(confirm);
     await expectAccessible(page, 'the roll-back confirmation');
     await confirm.getByRole('button', { name: 'Roll back' }).click();
     await page.getByText('The transaction was rolled back: its changes were discarded.').waitFor();
