@@ -68,6 +68,7 @@ describe('repository views', () => {
 
     // The real root: three passing steps.
     await page.getByRole('textbox', { name: 'Root URI' }).fill(root);
+    await page.getByText('The settings changed since these results: verify again.').waitFor();
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Ping — Passed: Ping was successful!').waitFor();
     await steps(page)

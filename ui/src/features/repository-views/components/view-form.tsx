@@ -223,7 +223,13 @@ export function ViewForm({
             )}
           </Stack>
         </Paper>
-        <ViewVerification prepare={prepareVerification} onInvalid={showServerErrors} />
+        <ViewVerification
+          prepare={prepareVerification}
+          onInvalid={showServerErrors}
+          settings={[values.type, values.rootUri, values.username, values.password, values.dialect].join(
+            '\n',
+          )}
+        />
         {form.errors.name === undefined && Object.keys(form.errors).length > 0 && (
           <Alert color="red" role="alert" title="Please correct the marked fields" />
         )}

@@ -58,17 +58,22 @@ function statusText(result: StepResult): string {
 export function ViewVerification({
   prepare,
   onInvalid,
+  settings,
 }: {
+  /** The checked settings as one string: results for other settings are marked out of date. */
+  settings: string;
   prepare: () => { type: ViewType; body: VerificationBody } | null;
   onInvalid: (error: ApiError) => void;
 }) {
   const [results, setResults] = useState(IDLE);
   const [running, setRunning] = useState(false);
+  const [verifiedFor, setVerifiedFor] = useState<string | null>(null);
 
   const run = async () => {
     const request = prepare();
     if (request === null) return;
     setRunning(true);
+    setVerifiedFor(settings);
     let next = { ...IDLE };
     setResults(next);
     let failed = false;
@@ -109,6 +114,11 @@ export function ViewVerification({
           Checks the settings above without saving them: the root answers, the credentials are accepted, and
           it is a repository of the chosen type.
         </Text>
+        {verifiedFor !== null && verifiedFor !== settings && !running && (
+          <Text size="sm" role="status">
+            The settings changed since these results: verify again.
+          </Text>
+        )}
         <Stack component="ol" gap="xs" aria-label="Verification steps" aria-live="polite" p={0} m={0}>
           {VERIFICATION_STEPS.map(({ step, label }) => (
             <Group component="li" key={step} gap="sm" wrap="nowrap" align="flex-start">
