@@ -169,9 +169,12 @@ describe('the repository browser', () => {
     const children = page.getByRole('region', { name: 'Children' });
     await children.getByText('27 children, page 1 of 2').waitFor();
     await children.getByRole('link', { name: `Item 25 ${parentTitle}` }).waitFor();
-    expect(await children.getByRole('link', { name: `Item 26 ${parentTitle}` }).count()).toBe(0);
+    // Sorted by name once every child's name is read: items 1–25 here, 26 and 27 on page 2.
+    await children.getByRole('link', { name: `Item 26 ${parentTitle}` }).waitFor({ state: 'detached' });
+    await children.getByRole('link', { name: `Item 01 ${parentTitle}` }).waitFor();
     await children.getByRole('button', { name: 'Page 2' }).click();
     await children.getByRole('link', { name: `Item 27 ${parentTitle}` }).waitFor();
+    await children.getByRole('link', { name: `Item 26 ${parentTitle}` }).waitFor();
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     expect(await children.getByRole('link').count()).toBe(2);
     await expectAccessible(page, 'the second page of children');
