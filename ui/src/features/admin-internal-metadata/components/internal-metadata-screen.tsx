@@ -5,7 +5,6 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { formErrorsOf } from '../../../api/form-errors';
 import { ConfirmAction } from '../../../components/confirm-action';
-import { readableText } from '../../../components/contrast';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import {
   internalMetadataQuery,
@@ -23,7 +22,7 @@ export function InternalMetadataScreen() {
   const remove = useDeleteInternalMetadatum();
 
   return (
-    <Stack style={readableText}>
+    <Stack>
       <Group justify="space-between">
         <Title order={1}>Internal metadata</Title>
         <Button onClick={() => setEditing('new')}>Add internal metadata</Button>
@@ -88,8 +87,6 @@ export function InternalMetadataScreen() {
         </Table.ScrollContainer>
       )}
       <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        styles={{ content: readableText }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? 'Add internal metadata' : 'Edit internal metadata'}

@@ -17,7 +17,6 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { formErrorsOf } from '../../../api/form-errors';
 import { ConfirmAction } from '../../../components/confirm-action';
-import { readableText } from '../../../components/contrast';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import {
   CARRIES,
@@ -62,7 +61,7 @@ export function OperatorsScreen() {
   const remove = useDeleteOperator();
 
   return (
-    <Stack style={readableText}>
+    <Stack>
       <Group justify="space-between">
         <Title order={1}>Operators</Title>
         <Button onClick={() => setEditing('new')}>Add operator</Button>
@@ -134,8 +133,6 @@ export function OperatorsScreen() {
       )}
       <TryItPanel operators={operators} />
       <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        styles={{ content: readableText }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? 'Add operator' : `Edit ${editing?.name ?? ''}`}

@@ -17,7 +17,6 @@ import { useState } from 'react';
 import { formErrorsOf } from '../../../api/form-errors';
 import { isAdmin, readSession } from '../../../api/session';
 import { ConfirmAction } from '../../../components/confirm-action';
-import { readableText } from '../../../components/contrast';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import {
   propertiesQuery,
@@ -38,7 +37,7 @@ export function SchemasScreen() {
   const admin = isAdmin(readSession());
 
   return (
-    <Stack style={readableText}>
+    <Stack>
       <Group justify="space-between">
         <Title order={1}>Schemas</Title>
         {admin && <Button onClick={() => setEditing('new')}>Add schema</Button>}
@@ -118,8 +117,6 @@ export function SchemasScreen() {
         </Table.ScrollContainer>
       )}
       <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        styles={{ content: readableText }}
         size="lg"
         opened={editing !== null}
         onClose={() => setEditing(null)}

@@ -17,7 +17,6 @@ import { useState } from 'react';
 import { formErrorsOf } from '../../../api/form-errors';
 import { readSession } from '../../../api/session';
 import { ConfirmAction } from '../../../components/confirm-action';
-import { readableText } from '../../../components/contrast';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { ROLES, useCreateUser, useDeleteUser, useUpdateUser, usersQuery, type User } from '../api';
 import { newUserSchema, userSchema, type NewUserValues } from '../forms/user.schema';
@@ -33,7 +32,7 @@ export function UsersScreen() {
   const me = readSession()?.username;
 
   return (
-    <Stack style={readableText}>
+    <Stack>
       <Group justify="space-between">
         <Title order={1}>Users</Title>
         <Button onClick={() => setEditing('new')}>Add user</Button>
@@ -102,8 +101,6 @@ export function UsersScreen() {
         </Table.ScrollContainer>
       )}
       <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        styles={{ content: readableText }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? 'Add user' : `Edit ${editing?.username ?? ''}`}

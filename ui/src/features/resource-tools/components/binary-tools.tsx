@@ -18,7 +18,6 @@ import { contextKeys, type ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { ErrorAlert } from '../../../components/query-states';
 import { downloadBinary, fixityQuery, uploadFile } from '../api';
-import { readableText } from '../readable';
 
 /**
  * On a container: `Upload file` (a file chooser) and a drop zone, with a progress bar and Cancel. On a
@@ -62,7 +61,7 @@ function UploadTools({ resource }: { resource: ResourceRef }) {
       : Math.min(100, Math.round((progress.loaded / progress.total) * 100));
   const cancelled = send.error instanceof ApiError && send.error.kind === 'ABORTED';
   return (
-    <Stack gap="xs" style={readableText}>
+    <Stack gap="xs">
       <Paper
         withBorder
         p="sm"
@@ -139,7 +138,7 @@ function BinaryActions({ resource }: { resource: ResourceRef }) {
     },
   });
   return (
-    <Stack gap="xs" style={readableText}>
+    <Stack gap="xs">
       <Group gap="xs">
         <Button variant="light" size="sm" loading={download.isPending} onClick={() => download.mutate()}>
           Download
@@ -149,14 +148,7 @@ function BinaryActions({ resource }: { resource: ResourceRef }) {
         </Button>
       </Group>
       {download.error !== null && <ErrorAlert error={download.error} />}
-      <Modal
-        opened={checking}
-        onClose={() => setChecking(false)}
-        title="Fixity check"
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        styles={{ content: readableText }}
-      >
+      <Modal opened={checking} onClose={() => setChecking(false)} title="Fixity check" centered>
         {checking && <FixityReport resource={resource} />}
       </Modal>
     </Stack>

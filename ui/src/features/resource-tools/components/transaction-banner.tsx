@@ -12,7 +12,6 @@ import {
   type TransactionDetails,
 } from '../api';
 import { announcementAt, formatRemaining } from '../countdown';
-import { readableText } from '../readable';
 
 /** Expirations known in this tab, by token: a remount (or another resource in the same tx) keeps them. */
 const expirations = new Map<string, number>();
@@ -73,7 +72,7 @@ export function TransactionBanner({
 
   if (tx === undefined) {
     return (
-      <Stack gap="xs" style={readableText}>
+      <Stack gap="xs">
         {notice !== undefined && (
           <Alert
             color="gray"
@@ -103,7 +102,7 @@ export function TransactionBanner({
       title="Transaction active"
       role="region"
       aria-label="Transaction"
-      style={readableText}
+
       styles={{ message: { width: '100%' }, title: { color: 'var(--mantine-color-text)' } }}
     >
       <Stack gap="xs">

@@ -9,7 +9,6 @@ import { ApiError } from '../../../api/errors';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { createVersion, deleteVersion, restoreVersion } from '../api';
-import { readableText } from '../readable';
 import { versionNameSchema, type VersionNameValues } from '../forms/version-name.schema';
 
 /** When the repository named it: the time as the reader's locale writes it, else as given. */
@@ -37,7 +36,7 @@ export function VersionsSection({ resource, context }: { resource: ResourceRef; 
   const supported = context.features.versioning !== false;
   const versions = context.versions;
   return (
-    <Stack component="section" aria-labelledby={headingId} gap="sm" style={readableText}>
+    <Stack component="section" aria-labelledby={headingId} gap="sm">
       <Group justify="space-between">
         <Title order={2} id={headingId}>
           Versions
@@ -157,14 +156,7 @@ function CreateVersionDialog({
     onClose();
   };
   return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      title="Create version"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      styles={{ content: readableText }}
-    >
+    <Modal opened={opened} onClose={close} title="Create version" centered>
       <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
         <Stack>
           <TextInput
