@@ -37,6 +37,10 @@ export interface CurrentView {
  * stream (`GET /events`), which never ends: src/events/events.routes.test.ts checks its envelopes.
  */
 export const isDocumentation = (url: string) =>
+  // The workbench's static files and its redirects (tested in src/workbench/workbench.routes.test.ts).
+  url === '/' ||
+  url === '/ui' ||
+  url.startsWith('/ui/') ||
   url === '/openapi.json' ||
   url.startsWith('/docs') ||
   url === '/rest' ||
