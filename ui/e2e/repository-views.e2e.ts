@@ -121,8 +121,7 @@ describe('repository views', () => {
     await page.getByRole('button', { name: `Delete ${renamed}`, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Delete ${renamed}?` });
     await dialog.waitFor();
-    // ConfirmAction's close button has no name yet (shared file; fix asked for): E2E_SKIP_CONFIRM_AXE=1 skips.
-    if (process.env.E2E_SKIP_CONFIRM_AXE !== '1') await expectAccessible(page, 'the delete dialog');
+    await expectAccessible(page, 'the delete dialog');
     await dialog.getByRole('button', { name: 'Delete view' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('link', { name: renamed, exact: true }).waitFor({ state: 'detached' });

@@ -20,7 +20,7 @@ import type { ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { AnchorLink } from '../../../components/links';
 import { ErrorAlert } from '../../../components/query-states';
-import { Empty } from './readable';
+import { EmptyState } from '../../../components/query-states';
 import { contextQuery, useAddChild } from '../api';
 import { addChildSchema, type AddChildValues } from '../forms/add-child.schema';
 import { lastSegment } from '../terms';
@@ -144,9 +144,9 @@ export function ChildrenSection({
         )}
       </Group>
       {children.length === 0 ? (
-        <Empty>
+        <EmptyState>
           {context.resource ? 'A binary has no children.' : 'This container has no children yet.'}
-        </Empty>
+        </EmptyState>
       ) : (
         <>
           <Text size="sm" c="gray.7">

@@ -21,7 +21,7 @@ import type { ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { ErrorAlert } from '../../../components/query-states';
-import { Empty, READABLE } from './readable';
+import { EmptyState } from '../../../components/query-states';
 import { useAddMetadata, useDeleteMetadata, useUpdateMetadata, type Triple } from '../api';
 import {
   addMetadataSchema,
@@ -252,7 +252,7 @@ function AddMetadataDialog({
         <Stack>
           <Autocomplete
             label="Property"
-            styles={{ ...READABLE, groupLabel: { color: 'var(--mantine-color-gray-7)' } }}
+            styles={{ groupLabel: { color: 'var(--mantine-color-gray-7)' } }}
             description="Pick one of the view’s schema properties, or type a prefixed name (dcterms:title) or a full IRI"
             data={pickerData}
             filter={filter}
@@ -273,7 +273,6 @@ function AddMetadataDialog({
           />
           <TextInput
             label="Value"
-            styles={READABLE}
             description='Text (a plain literal), an IRI, or N-Triples form such as "bonjour"@fr'
             key={form.key('value')}
             {...form.getInputProps('value')}
@@ -341,7 +340,7 @@ export function MetadataSection({
           Add metadata
         </Button>
       </Group>
-      {context.metadata.length === 0 && <Empty>No metadata under the view’s schemas yet.</Empty>}
+      {context.metadata.length === 0 && <EmptyState>No metadata under the view’s schemas yet.</EmptyState>}
       {groups.map(([group, triples]) => (
         <Stack key={group} gap={4}>
           <Title order={3} size="h5">

@@ -6,7 +6,6 @@ import { useEffect, useId, useState } from 'react';
 import type { ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { ErrorAlert } from '../../../components/query-states';
-import { READABLE } from './readable';
 import { queryHelpQuery, useRunUpdate } from '../api';
 import { sparqlUpdateSchema, type SparqlUpdateValues } from '../forms/sparql-update.schema';
 
@@ -57,7 +56,7 @@ export function SparqlBox({ resource }: { resource: ResourceRef }) {
             autosize
             minRows={6}
             maxRows={16}
-            styles={{ ...READABLE, input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             key={form.key('query')}
             {...form.getInputProps('query')}
           />

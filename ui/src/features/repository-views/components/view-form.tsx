@@ -45,15 +45,6 @@ export interface StoredView {
   curators?: readonly { id: number }[] | null;
 }
 
-/**
- * Mantine's light-scheme dimmed text and error red miss AA for small text: this screen uses gray 7 and
- * red 8 for descriptions, field errors and notes (better in the app's theme; then drop this).
- */
-const READABLE = {
-  '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-  '--mantine-color-error': 'var(--mantine-color-red-8)',
-} as React.CSSProperties;
-
 const DIALECT_CHOICES = [
   { value: DETECT, label: 'Detect automatically' },
   ...DIALECTS.map((dialect) => ({ value: dialect, label: dialect.replace('FEDORA_', 'Fedora ') })),
@@ -124,7 +115,7 @@ export function ViewForm({
         }
       })}
     >
-      <Stack maw={720} style={READABLE}>
+      <Stack maw={720}>
         {general !== null && <ErrorAlert error={general} />}
         <Paper withBorder p="md">
           <Stack>
