@@ -67,6 +67,12 @@ export async function signIn(page: Page, username = 'admin', password = adminPas
  * dialog): any serious or critical violation fails the test, named with its nodes.
  */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
+  // What a person sees once things settle: no hover colour under a resting pointer, no dialog half faded
+  // in (both make axe measure contrast against colours that are on screen for a few frames only).
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
