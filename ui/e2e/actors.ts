@@ -20,10 +20,17 @@ export const pointer: Actor = {
   fill: (target, text) => target.fill(text),
   choose: async (target, option) => {
     await target.click();
-    await target.page().getByRole('option', { name: option, exact: true }).first().click();
+    await target.fill(option);
+    await optionNamed(target.page(), option).click();
   },
   check: (target) => target.check(),
 };
+
+/** The option whose accessible name starts with `text` (options may add a label after the value). */
+function optionNamed(page: Page, text: string): Locator {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByRole('option', { name: new RegExp(`^${escaped}(\\b|\\s|$)`) }).first();
+}
 
 /** The most Tab presses to reach a control before the test says it cannot be reached. */
 const MAX_TABS = 150;
@@ -66,13 +73,14 @@ export const keyboard: Actor = {
     const page = target.page();
     await tabTo(page, target);
     await page.keyboard.type(option);
-    const wanted = page.getByRole('option', { name: option, exact: true }).first();
+    const wanted = optionNamed(page, option);
     await wanted.waitFor();
+    // Down to the wanted option (the list may hold several that match the typed text), then Enter.
     for (let i = 0; i < 50; i++) {
       await page.keyboard.press('ArrowDown');
       if (
-        (await wanted.getAttribute('data-combobox-selected')) !== null ||
-        (await wanted.getAttribute('aria-selected')) === 'true'
+        (await wanted.getAttribute('aria-selected')) === 'true' ||
+        (await wanted.getAttribute('data-combobox-selected')) !== null
       )
         break;
     }
@@ -80,6 +88,15 @@ export const keyboard: Actor = {
   },
   check: async (target) => {
     const page = target.page();
+    if ((await target.getAttribute('type')) === 'radio') {
+      // A radio group is one Tab stop (its checked radio); the arrow keys move the choice.
+      const group = target.locator('xpath=ancestor::*[@role="radiogroup"][1]');
+      await tabTo(page, group.getByRole('radio', { checked: true }));
+      for (let i = 0; i < 10 && !(await target.isChecked()); i++) await page.keyboard.press('ArrowDown');
+      if (!(await target.isChecked()))
+        throw new Error(`cannot choose ${target.toString()} with the arrow keys`);
+      return;
+    }
     await tabTo(page, target);
     if (!(await target.isChecked())) await page.keyboard.press('Space');
   },

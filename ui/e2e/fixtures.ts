@@ -70,6 +70,10 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   // What a person sees once things settle: no hover colour under a resting pointer, no dialog half faded
   // in (both make axe measure contrast against colours that are on screen for a few frames only).
   await page.mouse.move(1, 1);
+  // Two frames first: a transition started by the last key press or click shows up only then.
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => animation.playState !== 'running'),
   );
