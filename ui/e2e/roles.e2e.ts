@@ -87,7 +87,8 @@ describe('what each role sees', () => {
     await page.getByLabel('Username').fill(user);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').waitFor();
+    await page.getByText('No repository views for your account yet').waitFor();
+    await expectAccessible(page, "a plain user's landing screen");
 
     await page.goto('/ui/users');
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
