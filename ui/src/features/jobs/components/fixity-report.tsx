@@ -46,41 +46,39 @@ export function FixityReport({ job }: { job: CurationJob }) {
       ) : report.data.length === 0 ? (
         <EmptyState>No binaries were checked.</EmptyState>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Binary</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Size</Table.Th>
-                <Table.Th>Digest or error</Table.Th>
+        <Table striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Binary</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Size</Table.Th>
+              <Table.Th>Digest or error</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {report.data.map((result) => (
+              <Table.Tr key={result.contextUri}>
+                <Table.Td style={{ wordBreak: 'break-all' }}>{result.contextUri}</Table.Td>
+                <Table.Td>
+                  <Badge color={result.status === 'SUCCESS' ? 'teal.9' : 'red.9'} variant="filled">
+                    {result.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{result.size ?? '—'}</Table.Td>
+                <Table.Td>
+                  <Text
+                    size="xs"
+                    ff="monospace"
+                    c={result.error === null ? undefined : 'red.9'}
+                    style={{ wordBreak: 'break-all' }}
+                  >
+                    {result.error ?? result.messageDigest ?? '—'}
+                  </Text>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {report.data.map((result) => (
-                <Table.Tr key={result.contextUri}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{result.contextUri}</Table.Td>
-                  <Table.Td>
-                    <Badge color={result.status === 'SUCCESS' ? 'green' : 'red'} variant="light" autoContrast>
-                      {result.status}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{result.size ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Text
-                      size="xs"
-                      ff="monospace"
-                      c={result.error === null ? undefined : 'red.9'}
-                      style={{ wordBreak: 'break-all' }}
-                    >
-                      {result.error ?? result.messageDigest ?? '—'}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </Table>
       )}
     </Stack>
   );

@@ -72,7 +72,7 @@ function TripleLine({ triple, kind }: { triple: Triple; kind: 'removed' | 'added
   const removed = kind === 'removed';
   return (
     <List.Item
-      c={removed ? 'red.9' : 'green.9'}
+      c={removed ? 'red.9' : '#1b5e20'}
       bg={removed ? 'red.0' : 'green.0'}
       px="xs"
       style={{ wordBreak: 'break-all' }}

@@ -22,9 +22,15 @@ export function JobDetail({ id }: { id: number }) {
   });
   const { data: job } = useSuspenseQuery({
     ...jobQuery(id),
+    // Polled every 2 s while the stream is down; a slow safety net while it is up.
     refetchInterval: (query) =>
-      !connected && query.state.data !== undefined && isRunning(query.state.data) ? 2_000 : false,
+      query.state.data !== undefined && isRunning(query.state.data) ? (connected ? 10_000 : 2_000) : false,
   });
+
+  // Events sent before the stream opened are not replayed: read the job once it is open.
+  useEffect(() => {
+    if (connected) void queryClient.invalidateQueries({ queryKey: jobKeys.detail(id), exact: true });
+  }, [connected, id, queryClient]);
 
   // A state change makes the preview, the report and the list stale.
   const lastState = useRef(job.state);
@@ -58,7 +64,7 @@ export function JobDetail({ id }: { id: number }) {
             <Fact label="Finished" value={formatTime(job.finished)} />
           </SimpleGrid>
           <JobProgress job={job} label="Job progress" />
-          <Text size="xs" c="dimmed" role="status">
+          <Text size="xs" c="gray.7" role="status">
             {running
               ? connected
                 ? 'Live: updates as the job runs.'
@@ -85,7 +91,7 @@ export function JobDetail({ id }: { id: number }) {
 function Fact({ label, value }: { label: string; value: string }) {
   return (
     <div>
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c="gray.7">
         {label}
       </Text>
       <Text size="sm" style={{ wordBreak: 'break-all' }}>

@@ -1,23 +1,24 @@
 import { Badge, Group, Progress, Text } from '@mantine/core';
 import type { CurationJob, JobState } from '../api';
 
+/** Dark shades only: white text on each passes AA contrast. */
 const COLOR: Readonly<Record<JobState, string>> = {
-  QUEUED: 'gray',
-  RUNNING: 'blue',
-  PREVIEWED: 'violet',
-  COMPLETED: 'green',
-  FAILED: 'red',
-  CANCELLED: 'gray',
-  APPLYING: 'blue',
-  APPLIED: 'green',
-  UNDOING: 'blue',
-  UNDONE: 'orange',
+  QUEUED: 'gray.7',
+  RUNNING: 'blue.9',
+  PREVIEWED: 'violet.9',
+  COMPLETED: 'teal.9',
+  FAILED: 'red.9',
+  CANCELLED: 'gray.7',
+  APPLYING: 'blue.9',
+  APPLIED: 'teal.9',
+  UNDOING: 'blue.9',
+  UNDONE: 'grape.9',
 };
 
 /** A job's state as a badge (the text says it; the colour only repeats it). */
 export function JobStateBadge({ state }: { state: JobState }) {
   return (
-    <Badge color={COLOR[state]} variant="light" autoContrast>
+    <Badge color={COLOR[state]} variant="filled">
       {state}
     </Badge>
   );

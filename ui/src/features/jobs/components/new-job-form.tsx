@@ -20,6 +20,9 @@ import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '../api';
 import { newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
 
+/** Mantine's default description colour (dimmed) falls short of AA contrast on white. */
+const READABLE = { description: { color: 'var(--mantine-color-gray-7)' } };
+
 const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
 
 /**
@@ -96,6 +99,7 @@ export function NewJobForm({
           />
           <TextInput
             label="Resource"
+            styles={READABLE}
             description="The container's IRI (absolute or relative to the view's root); empty for the root"
             key={form.key('contextUri')}
             {...form.getInputProps('contextUri')}
@@ -103,11 +107,13 @@ export function NewJobForm({
           <Radio.Group label="Kind" key={form.key('kind')} {...form.getInputProps('kind')}>
             <Stack gap="xs" mt="xs">
               <Radio
+                styles={READABLE}
                 value="MAPPING"
                 label="Mapping"
                 description="Run operators on each resource's metadata; previews first"
               />
               <Radio
+                styles={READABLE}
                 value="FIXITY"
                 label="Fixity"
                 disabled={!fixityAllowed}
@@ -158,7 +164,7 @@ export function NewJobForm({
                   </Group>
                 )}
                 {values.operators.length === 0 ? (
-                  <Text size="sm" c="dimmed">
+                  <Text size="sm" c="gray.7">
                     No operators chosen.
                   </Text>
                 ) : (

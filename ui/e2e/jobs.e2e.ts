@@ -1,0 +1,206 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiCall,
+  baseUrl,
+  DESKTOP,
+  expectAccessible,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  tokenFor,
+  unique,
+  useBrowser,
+} from './fixtures';
+
+const TITLE = 'http://purl.org/dc/terms/title';
+
+interface Context {
+  name: string | null;
+  children: { name: string | null; triple: { object: string } }[];
+}
+
+let token = '';
+let viewId = 0;
+let prefix = '';
+
+function ok(answer: Awaited<ReturnType<typeof apiCall>>): Record<string, unknown> {
+  if (answer.meta.status !== 'SUCCESS') throw new Error(`set-up failed: ${answer.meta.message}`);
+  return answer.payload;
+}
+
+/** Creates a container with a title under `parent` and answers its IRI. */
+async function createContainer(parent: string, title: string): Promise<string> {
+  const context = ok(
+    await apiCall(
+      'POST',
+      `${prefix}/children?contextUri=${encodeURIComponent(parent)}`,
+      [{ predicate: TITLE, object: `"${title}"@en` }],
+      token,
+    ),
+  ).RepositoryViewContext as Context;
+  const child = context.children.find((candidate) => candidate.name === title) ?? context.children.at(-1);
+  if (child === undefined) throw new Error(`no child ${title}`);
+  return child.triple.object;
+}
+
+async function nameOf(uri: string): Promise<string | null> {
+  const context = ok(
+    await apiCall('GET', `${prefix}?contextUri=${encodeURIComponent(uri)}`, undefined, token),
+  ).RepositoryViewContext as Context;
+  return context.name;
+}
+
+async function createOperator(name: string, value: string): Promise<number> {
+  const created = ok(
+    await apiCall('POST', '/operators', { type: 'CONSTANT_OP', name, field: 'dcterms:title', value }, token),
+  );
+  return (created.ConstantOp as { id: number }).id;
+}
+
+/**
+ * axe on a confirmation dialog, recorded rather than thrown at once so the walk goes on; the test asserts
+ * the list at its end (the dialogs are the shared ConfirmAction).
+ */
+async function checkDialog(page: Page, what: string, problems: string[]): Promise<void> {
+  try {
+    await expectAccessible(page, what);
+  } catch (failure) {
+    problems.push(failure instanceof Error ? failure.message : String(failure));
+  }
+}
+
+/** Waits until the job detail shows `state` (its badge). */
+async function waitForState(page: Page, state: string): Promise<void> {
+  await page.getByText(state, { exact: true }).first().waitFor({ timeout: 30_000 });
+}
+
+describe('curation jobs', () => {
+  const browser = useBrowser();
+
+  beforeAll(async () => {
+    token = await tokenFor();
+    const views = ok(await apiCall('GET', '/repository-view', undefined, token)).LinkedList as {
+      id: number;
+      name: string;
+    }[];
+    const embedded = views.find((view) => view.name === 'Embedded repository');
+    if (embedded === undefined) throw new Error('no embedded view');
+    viewId = embedded.id;
+    prefix = `/repository-view-context/FEDORA/${viewId}`;
+  });
+
+  it('previews a MAPPING job with operators in order, shows the diff, applies and undoes it', async () => {
+    const collection = await createContainer('', unique('Collection'));
+    const records = [];
+    for (let n = 1; n <= 3; n++) records.push(await createContainer(collection, `Record ${n}`));
+    const first = unique('Title first');
+    const second = unique('Title second');
+    await createOperator(first, 'Catalogued');
+    await createOperator(second, 'Second pass');
+
+    const { context, page } = await newPage(browser(), DESKTOP);
+    await signIn(page);
+    await page.goto(`/ui/jobs/new?viewId=${viewId}&uri=${encodeURIComponent(JSON.stringify(collection))}`);
+    await page.getByRole('heading', { level: 1, name: 'New curation job' }).waitFor();
+    await expect(page.getByRole('textbox', { name: 'Resource' }).inputValue()).resolves.toBe(collection);
+    expect(await page.getByRole('radio', { name: 'Its children' }).isChecked()).toBe(true);
+
+    // Without an operator the form says what is missing.
+    await page.getByRole('button', { name: 'Start job' }).click();
+    await page.getByText('Add at least one operator').waitFor();
+    await expectAccessible(page, 'the new-job form with an error');
+
+    for (const name of [first, second]) {
+      await page.getByRole('combobox', { name: 'Operator to add' }).click();
+      await page.getByRole('option', { name: `${name} (dcterms:title)` }).click();
+      await page.getByRole('button', { name: 'Add operator' }).click();
+    }
+    // The second moves first: the first operator's value is the one that stays.
+    await page.getByRole('button', { name: `Move ${second} up` }).click();
+    const chosen = page.getByRole('list', { name: 'Chosen operators' }).getByRole('listitem');
+    await expect(chosen.allTextContents()).resolves.toEqual([
+      expect.stringContaining(second),
+      expect.stringContaining(first),
+    ]);
+    await expectAccessible(page, 'the new-job form');
+    await screenshot(page, 'jobs-new');
+
+    await page.getByRole('button', { name: 'Start job' }).click();
+    await page.getByRole('heading', { level: 1, name: /^Curation job \d+$/ }).waitFor();
+    await waitForState(page, 'PREVIEWED');
+    await page.getByRole('progressbar', { name: 'Job progress' }).waitFor();
+    await page.getByText('3 / 3 done').waitFor();
+    const changes = page.getByRole('region', { name: 'Changes' });
+    await changes
+      .getByText(/added: .*"Catalogued"/)
+      .first()
+      .waitFor();
+    await expect(changes.getByText(/added: .*"Catalogued"/).count()).resolves.toBe(3);
+    await expect(changes.getByText(/removed: .*"Record 1"@en/).count()).resolves.toBe(1);
+    await expectAccessible(page, 'the job detail with its preview');
+    await screenshot(page, 'jobs-detail');
+
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    const applyDialog = page.getByRole('dialog', { name: 'Apply the previewed changes?' });
+    await applyDialog.waitFor();
+    const dialogProblems: string[] = [];
+    await checkDialog(page, 'the apply confirmation', dialogProblems);
+    await applyDialog.getByRole('button', { name: 'Apply changes' }).click();
+    await waitForState(page, 'APPLIED');
+    await expect(nameOf(records[0] ?? '')).resolves.toBe('Catalogued');
+
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    const undoDialog = page.getByRole('dialog', { name: 'Undo the applied changes?' });
+    await undoDialog.waitFor();
+    await checkDialog(page, 'the undo confirmation', dialogProblems);
+    await undoDialog.getByRole('button', { name: 'Undo changes' }).click();
+    await waitForState(page, 'UNDONE');
+    await expect(nameOf(records[0] ?? '')).resolves.toBe('Record 1');
+
+    await page.getByRole('link', { name: 'Curation jobs' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Curation jobs' }).waitFor();
+    await page
+      .getByRole('link', { name: /^Job \d+$/ })
+      .first()
+      .waitFor();
+    // The pointer off the navigation: axe judges the page, not a hover colour.
+    await page.mouse.move(DESKTOP.width - 10, DESKTOP.height - 10);
+    await expectAccessible(page, 'the jobs list');
+    await screenshot(page, 'jobs-list');
+    await context.close();
+    expect(dialogProblems).toEqual([]);
+  });
+
+  it('runs a FIXITY job over a binary, shows its report and downloads it as CSV (at 390×844)', async () => {
+    const folder = await createContainer('', unique('Binaries'));
+    const form = new FormData();
+    form.append('contextUri', folder);
+    form.append('file', new Blob(['fixity check content\n'], { type: 'text/plain' }), 'note.txt');
+    const upload = await fetch(`${baseUrl()}${prefix}/resource`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(((await upload.json()) as { meta: { status: string } }).meta.status).toBe('SUCCESS');
+
+    const { context, page } = await newPage(browser(), PHONE);
+    await signIn(page);
+    await page.goto(`/ui/jobs/new?viewId=${viewId}&uri=${encodeURIComponent(JSON.stringify(folder))}`);
+    await page.getByRole('heading', { level: 1, name: 'New curation job' }).waitFor();
+    await page.getByRole('radio', { name: 'Fixity' }).check();
+    await page.getByRole('radio', { name: 'The whole subtree' }).check();
+    await expectAccessible(page, 'the new-job form for FIXITY at 390×844');
+    await page.getByRole('button', { name: 'Start job' }).click();
+    await waitForState(page, 'COMPLETED');
+    const report = page.getByRole('region', { name: 'Fixity report' });
+    await report.getByText('SUCCESS', { exact: true }).waitFor();
+    await expectAccessible(page, 'the fixity report at 390×844');
+
+    const download = page.waitForEvent('download');
+    await report.getByRole('button', { name: 'Download report (CSV)' }).click();
+    expect((await download).suggestedFilename()).toMatch(/^curation-job-\d+-fixity\.csv$/);
+    await context.close();
+  });
+});
