@@ -21,7 +21,6 @@ import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '..
 import { newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
 
 /** Mantine's default description colour (dimmed) falls short of AA contrast on white. */
-const READABLE = { description: { color: 'var(--mantine-color-gray-7)' } };
 
 const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
 
@@ -99,7 +98,6 @@ export function NewJobForm({
           />
           <TextInput
             label="Resource"
-            styles={READABLE}
             description="The container's IRI (absolute or relative to the view's root); empty for the root"
             key={form.key('contextUri')}
             {...form.getInputProps('contextUri')}
@@ -107,13 +105,11 @@ export function NewJobForm({
           <Radio.Group label="Kind" key={form.key('kind')} {...form.getInputProps('kind')}>
             <Stack gap="xs" mt="xs">
               <Radio
-                styles={READABLE}
                 value="MAPPING"
                 label="Mapping"
                 description="Run operators on each resource's metadata; previews first"
               />
               <Radio
-                styles={READABLE}
                 value="FIXITY"
                 label="Fixity"
                 disabled={!fixityAllowed}
