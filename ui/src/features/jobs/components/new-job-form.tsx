@@ -20,8 +20,6 @@ import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '../api';
 import { newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
 
-/** Mantine's default description colour (dimmed) falls short of AA contrast on white. */
-
 const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
 
 /**
