@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
   app.log.info(
-    `Scriptorium is serving on http://${config.host}:${app.server.address() && typeof app.server.address() === 'object' ? String((app.server.address() as { port: number }).port) : String(config.port)} (database: ${where}; API reference at /docs)`,
+    `Scriptorium is serving on http://${config.host}:${app.server.address() && typeof app.server.address() === 'object' ? String((app.server.address() as { port: number }).port) : String(config.port)} (database: ${where}; open the workbench at /ui/, the API reference at /docs)`,
   );
 }
 
