@@ -18,7 +18,11 @@ export function JobDetail({ id }: { id: number }) {
   const queryClient = useQueryClient();
   const { connected } = useEventChannels([`curation-job/${id}`], (event) => {
     const job = event.data.payload?.CurationJob as CurationJob | undefined;
-    if (job?.id === id) queryClient.setQueryData(jobKeys.detail(id), job);
+    if (job?.id !== id) return;
+    queryClient.setQueryData(jobKeys.detail(id), job);
+    // A settled job is read once more from the API: an event may carry counts older than the last ones
+    // stored (progress is published in batches), and no later event would correct them.
+    if (!isRunning(job)) void queryClient.invalidateQueries({ queryKey: jobKeys.detail(id) });
   });
   const { data: job } = useSuspenseQuery({
     ...jobQuery(id),
