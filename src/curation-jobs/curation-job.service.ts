@@ -291,7 +291,12 @@ export function jobTargetOpener(views: RepositoryViewService): (viewId: number) 
       throw error;
     }
     const opened = await views.open(view.type, String(view.id), runner);
-    return { adapter: opened.adapter, schemas: opened.schemas, rootUri: opened.view.rootUri };
+    return {
+      adapter: opened.adapter,
+      schemas: opened.schemas,
+      rootUri: opened.view.rootUri,
+      connection: opened.connection,
+    };
   };
 }
 

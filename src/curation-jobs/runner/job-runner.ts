@@ -262,7 +262,7 @@ class Attempt {
         },
         target,
         {
-          isDone: (uri) => recorded.has(uri),
+          done: recorded,
           found: (count) => {
             found += count;
           },
