@@ -149,11 +149,10 @@ export class ThreadedJobWork {
           reject(error);
         },
       });
+      if (sink.cancelled()) this.post({ type: 'cancel', runId });
       worker.postMessage(
         message(runId, { connection: workerConnection, schemas: target.schemas, rootUri: target.rootUri }),
       );
-      // After the start, which the worker reads first: a cancel for a run it does not know yet is dropped.
-      if (sink.cancelled()) this.post({ type: 'cancel', runId });
     });
   }
 
@@ -241,8 +240,6 @@ export class ThreadedJobWork {
       try {
         await call();
         this.post({ type: 'ack', runId, seq });
-        // Told at once rather than at the next poll: a cancel is mostly asked while records arrive.
-        if (run.sink.cancelled()) this.post({ type: 'cancel', runId });
       } catch (error) {
         run.sinkError = error instanceof Error ? error : new Error(String(error));
         this.post({ type: 'ack', runId, seq, error: run.sinkError.message });
