@@ -150,7 +150,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn: (message) => {
       warn(message);
     },
-    local,
   });
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
   const repository: EmbeddedRepository | undefined = config.embeddedRepository

@@ -95,11 +95,6 @@ export interface Config {
   readonly jobLeaseSeconds: number;
   readonly jobWorkers: number;
   /**
-   * Whether a job's work (reading, mapping, writing) runs on a worker thread beside the one serving HTTP
-   * (true) or on that thread (SCRIPTORIUM_JOB_THREAD=false): the worker lets a job use a second core.
-   */
-  readonly jobThread: boolean;
-  /**
    * The curator's workbench (DECISIONS.md §11): the folder of its built files, served at /ui/
    * (SCRIPTORIUM_UI_DIR; default: `dist/ui` in the installation, which `npm start` builds).
    */
@@ -229,7 +224,6 @@ export function loadConfig(env: Env): Config {
     jobMaxResources: integer('SCRIPTORIUM_JOB_MAX_RESOURCES', 10_000, 1, 10_000_000),
     jobLeaseSeconds: integer('SCRIPTORIUM_JOB_LEASE_SECONDS', 30, 3, 3_600),
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
-    jobThread: flag('SCRIPTORIUM_JOB_THREAD', true),
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.

@@ -291,12 +291,7 @@ export function jobTargetOpener(views: RepositoryViewService): (viewId: number) 
       throw error;
     }
     const opened = await views.open(view.type, String(view.id), runner);
-    return {
-      adapter: opened.adapter,
-      schemas: opened.schemas,
-      rootUri: opened.view.rootUri,
-      connection: opened.connection,
-    };
+    return { adapter: opened.adapter, schemas: opened.schemas, rootUri: opened.view.rootUri };
   };
 }
 

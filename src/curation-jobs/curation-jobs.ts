@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import type { Config, DatabaseConfig } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/event-bus.js';
-import type { LocalRoutes } from '../repository-adapters/in-process-repository.js';
 import type { OperatorStore } from '../operators/operator.store.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
 import { curationJobRoutes } from './curation-job.routes.js';
@@ -15,7 +14,6 @@ import type { JobQueue } from './runner/job-queue.js';
 import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
 import { PgBossJobQueue } from './runner/pg-boss-queue.js';
-import { ThreadedJobWork } from './work/thread/threaded-job-work.js';
 
 export interface CurationJobsDependencies {
   readonly db: Kysely<Database>;
@@ -25,8 +23,6 @@ export interface CurationJobsDependencies {
   readonly events: EventBus;
   /** Where failures that end no job are told (the app's log once it exists). */
   readonly warn: (message: string) => void;
-  /** This process's own `/rest/`, answered in process (the worker thread's requests to it are relayed). */
-  readonly local?: LocalRoutes | undefined;
   /** The queue; default `jobQueueFor(config, warn)`. */
   readonly queue?: JobQueue;
 }
@@ -49,8 +45,6 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     events: deps.events,
   });
   const leaseMs = config.jobLeaseSeconds * 1000;
-  // The work on its own thread (issue 12: a job's client side no longer shares the HTTP thread).
-  const work = config.jobThread ? new ThreadedJobWork(deps.local) : undefined;
   const runner = new JobRunner(
     {
       store,
@@ -58,7 +52,6 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       operators: operatorsInOrder(findOperators),
       events: deps.events,
       warn: deps.warn,
-      ...(work !== undefined && { work }),
     },
     {
       concurrency: config.jobConcurrency,
@@ -82,7 +75,6 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       runner.shutdown();
       await recovery.stop();
       await queue.stop();
-      await work?.close();
     },
   };
 }

@@ -38,23 +38,11 @@ export interface OpenedView {
   readonly adapter: RepositoryAdapter;
   readonly schemas: readonly Schema[];
   readonly metadataPrefixes: readonly string[];
-  /**
-   * The settings the adapter was made from (password included), for work that opens its own adapter
-   * elsewhere: a curation job's worker thread. A function, so that the password never lands in anything
-   * serialised from this object by mistake.
-   */
-  readonly connection: () => AdapterView;
-}
-
-/** A view's adapter, kept with the settings it was made from. */
-interface KeptAdapter {
-  readonly adapter: RepositoryAdapter;
-  readonly connection: AdapterView;
 }
 
 /** Use cases of interface §4.3 with DECISIONS.md §5–6: curators see and edit only their views. */
 export class RepositoryViewService {
-  private readonly adapters = new LRUCache<string, KeptAdapter>({ max: 64 });
+  private readonly adapters = new LRUCache<string, RepositoryAdapter>({ max: 64 });
 
   constructor(
     private readonly store: RepositoryViewStore,
@@ -202,24 +190,16 @@ export class RepositoryViewService {
     const key = createHash('sha256')
       .update(JSON.stringify([view.id, settings, encrypted ?? null]))
       .digest('hex');
-    let kept = this.adapters.get(key);
-    if (kept === undefined) {
-      const connection: AdapterView = {
+    let adapter = this.adapters.get(key);
+    if (adapter === undefined) {
+      adapter = this.deps.createAdapter({
         ...settings,
         password: this.decrypt(encrypted),
         ...(view.dialect === null ? { onDetected: this.detectionRecorder(view, encrypted ?? null) } : {}),
-      };
-      kept = { adapter: this.deps.createAdapter(connection), connection };
-      this.adapters.set(key, kept);
+      });
+      this.adapters.set(key, adapter);
     }
-    const { adapter, connection } = kept;
-    return {
-      view,
-      adapter,
-      schemas,
-      metadataPrefixes: [...new Set(schemas.flatMap(metadataPrefixesOf))],
-      connection: () => connection,
-    };
+    return { view, adapter, schemas, metadataPrefixes: [...new Set(schemas.flatMap(metadataPrefixesOf))] };
   }
 
   /**

@@ -105,7 +105,7 @@ function fakeRun(
   const runScope: JobWork['runScope'] = async (_request, _target, sink) => {
     for (let k = 1; k <= n; k++) {
       if (sink.cancelled()) return { ended: 'CANCELLED' };
-      if (sink.done.has(uri(k))) continue;
+      if (sink.isDone(uri(k))) continue;
       sink.found(1);
       await options.pause?.(k, sink);
       if (sink.cancelled()) return { ended: 'CANCELLED' };

@@ -262,7 +262,7 @@ class Attempt {
         },
         target,
         {
-          done: recorded,
+          isDone: (uri) => recorded.has(uri),
           found: (count) => {
             found += count;
           },

@@ -1,6 +1,5 @@
 import type { Quad } from '@rdfjs/types';
 import type { Operator } from '../../operators/operator.js';
-import type { AdapterView } from '../../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import type { Schema } from '../../schemas/schema.js';
 import type { JobKind, JobScope } from '../curation-job.js';
@@ -17,11 +16,6 @@ export interface JobTarget {
   /** The view's schemas, in the view's order: they name predicates as `abbreviation:localName`. */
   readonly schemas: readonly Schema[];
   readonly rootUri: string;
-  /**
-   * The settings the adapter was made from, so that the work can open its own adapter on another thread
-   * (`thread/`); absent (test fakes): the work runs on the calling thread.
-   */
-  readonly connection?: () => AdapterView;
 }
 
 export interface RunRequest {
@@ -59,11 +53,8 @@ export type RunItem =
 
 /** Where a run reports; the runner persists and counts. */
 export interface RunSink {
-  /**
-   * Resources already processed by an earlier attempt of this job (resume): not processed again, not
-   * recounted. A set, not a question, so the work can take a copy to another thread.
-   */
-  readonly done: ReadonlySet<string>;
+  /** Already processed by an earlier attempt of this job (resume): not processed again, not recounted. */
+  isDone(contextUri: string): boolean;
   /** `count` more resources (MAPPING) or binaries (FIXITY) were found in scope. */
   found(count: number): void;
   /** Persists one processed resource; awaited before the resource counts as done. */

@@ -59,7 +59,7 @@ async function walkAndRecord<T>(
           message: `The scope holds more than ${request.maxResources} resources (the limit of a curation job); nothing was written`,
         };
       }
-      if (sink.done.has(entry.uri)) continue;
+      if (sink.isDone(entry.uri)) continue;
       const item = processing.itemOf(entry);
       if (item === undefined) continue;
       recording = true;
@@ -124,7 +124,7 @@ function fixityOf(check: (uri: string) => Promise<FixityResult>, sink: RunSink):
       // Containers are walked, not checked; a binary done by an earlier attempt counts but is not checked again.
       if (!description.isBinary) return undefined;
       sink.found(1);
-      if (sink.done.has(description.uri)) return undefined;
+      if (sink.isDone(description.uri)) return undefined;
       try {
         return { result: await check(description.uri) };
       } catch (error) {

@@ -132,7 +132,7 @@ export function memorySink(options: { done?: readonly string[]; cancelled?: () =
   let found = 0;
   const done = new Set(options.done ?? []);
   const sink: RunSink = {
-    done,
+    isDone: (uri) => done.has(uri),
     found: (count) => {
       found += count;
     },
