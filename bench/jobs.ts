@@ -14,12 +14,15 @@ import { envInt } from './shared/settings.js';
  * against its floor — the same upstream requests sent bare by this process at the job's concurrency. Two
  * identical collections per repository: the jobs work on one, the floor on the other, alternating which goes
  * first; every run applies and then undoes, so both collections are back as seeded for the next run.
- * Settings: BENCH_JOB_RECORDS (default 1000), BENCH_JOB_BINARIES (default 200), BENCH_RUNS (default 3).
+ * Settings: BENCH_JOB_RECORDS (default 1000), BENCH_JOB_BINARIES (default 200), BENCH_RUNS (default 3),
+ * BENCH_JOB_ONLY (embedded or css: that repository only).
  * Writes bench/results/jobs.{md,json}.
  */
 const RECORDS = envInt('BENCH_JOB_RECORDS', 1000, 1);
 const BINARIES = envInt('BENCH_JOB_BINARIES', 200, 1);
 const RUNS = envInt('BENCH_RUNS', 3, 1);
+/** BENCH_JOB_ONLY=embedded|css: one repository only, for quick A/B runs while profiling. */
+const ONLY = { embedded: 'embedded', css: 'community solid server' }[process.env.BENCH_JOB_ONLY ?? ''];
 /** The service's default SCRIPTORIUM_JOB_CONCURRENCY: the floor uses the same. */
 const CONCURRENCY = 4;
 const MIB = 1024 * 1024;
@@ -48,7 +51,10 @@ async function main(): Promise<void> {
   const operatorId = (Object.values(operator)[0] as { id: number }).id;
 
   const rows: Row[] = [];
-  const targets = [embeddedTarget(service.url, repositoryUser, repositoryPassword), cssTarget(`${css.url}/`)];
+  const targets = [
+    embeddedTarget(service.url, repositoryUser, repositoryPassword),
+    cssTarget(`${css.url}/`),
+  ].filter((target) => ONLY === undefined || target.label.toLowerCase().startsWith(ONLY));
   for (const target of targets) {
     const viewId = await createView(api, target, dublinCore);
     console.log(`\n== ${target.label}: seeding 2 × ${RECORDS} records`);
