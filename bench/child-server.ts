@@ -15,7 +15,7 @@ const LISTENING = /"msg":"Server listening at (http:\/\/[^"\s]+:\d+)"/;
 const SCRUBBED = ['DATABASE_URL', 'PORT', 'HOST', 'LOG_LEVEL', 'NODE_OPTIONS'];
 
 /**
- * Starts `node --import tsx <entry>` and resolves once its "Server listening" log line names the port.
+ * Starts `node --import tsx <entry>` (under the CPU profiler when BENCH_CPU_PROF_DIR is set) and resolves once its "Server listening" log line names the port.
  * Afterwards stdout (the info-level request log) is still drained, undecoded and discarded, so the
  * child never blocks on a full pipe.
  */
@@ -29,7 +29,10 @@ export function startChildServer(
   const childEnv = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !SCRUBBED.includes(key) && !key.startsWith('SCRIPTORIUM_')),
   ) as Record<string, string>;
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_CPU_PROF_DIR: every child writes a V8 CPU profile there when it stops (see PROFILE.md, Method).
+  const profiling = process.env.BENCH_CPU_PROF_DIR;
+  const profiler = profiling === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profiling}`];
+  const child = spawn(process.execPath, [...profiler, '--import', 'tsx', entry], {
     cwd,
     env: { ...childEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,6 +21,12 @@ import { envInt } from './shared/settings.js';
 const RECORDS = envInt('BENCH_JOB_RECORDS', 1000, 1);
 const BINARIES = envInt('BENCH_JOB_BINARIES', 200, 1);
 const RUNS = envInt('BENCH_RUNS', 3, 1);
+/**
+ * Unmeasured runs before the measured ones (job and floor alike), as the HTTP benches warm up for 2 s: the
+ * first job of a fresh process pays for compiling its code paths, which the floor's requests (served
+ * during seeding) have already paid.
+ */
+const WARMUP = envInt('BENCH_JOB_WARMUP', 1, 0);
 /** BENCH_JOB_ONLY=embedded|css: one repository only, for quick A/B runs while profiling. */
 const ONLY = { embedded: 'embedded', css: 'community solid server' }[process.env.BENCH_JOB_ONLY ?? ''];
 /** The service's default SCRIPTORIUM_JOB_CONCURRENCY: the floor uses the same. */
@@ -63,7 +69,7 @@ async function main(): Promise<void> {
     const dry: Row = row(target, 'MAPPING dry run (preview)', true);
     const apply: Row = row(target, 'MAPPING apply', true);
     const undo: Row = row(target, 'MAPPING undo', false);
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = -WARMUP; run < RUNS; run++) {
       const jobFirst = run % 2 === 0;
       const jobSide = async () => {
         const created = await startJob(api, {
@@ -95,6 +101,13 @@ async function main(): Promise<void> {
       };
       if (jobFirst) await jobSide().then(floorSide);
       else await floorSide().then(jobSide);
+      if (run < 0) {
+        console.log(
+          `   warm-up: preview ${ms(dry, 0)} · apply ${ms(apply, 0)} · undo ${ms(undo, 0)} (job / floor)`,
+        );
+        for (const r of [dry, apply, undo]) forget(r);
+        continue;
+      }
       console.log(
         `   run ${run + 1}: preview ${ms(dry, run)} · apply ${ms(apply, run)} · undo ${ms(undo, run)} (job / floor)`,
       );
@@ -106,7 +119,7 @@ async function main(): Promise<void> {
       const binaries = await seedBinaries(target, BINARIES, MIB);
       const fixity: Row = row(target, `FIXITY (${BINARIES} × 1 MiB)`, true);
       const uris = await childrenOf(target, binaries);
-      for (let run = 0; run < RUNS; run++) {
+      for (let run = -WARMUP; run < RUNS; run++) {
         const jobSide = async () => {
           const created = await startJob(api, {
             repositoryViewId: viewId,
@@ -123,6 +136,11 @@ async function main(): Promise<void> {
         };
         if (run % 2 === 0) await jobSide().then(floorSide);
         else await floorSide().then(jobSide);
+        if (run < 0) {
+          console.log(`   warm-up: fixity ${ms(fixity, 0)} (job / floor)`);
+          forget(fixity);
+          continue;
+        }
         console.log(`   run ${run + 1}: fixity ${ms(fixity, run)} (job / floor)`);
       }
       rows.push({ ...fixity, resources: BINARIES });
@@ -148,13 +166,19 @@ async function main(): Promise<void> {
       'GET fcr:metadata, GET fcr:fixity',
     'floor, CSS: GET the container and every record (preview); per record HEAD and PATCH of its .meta (apply, ' +
       'undo: CSS ignores If-Match on .meta, so the adapter compares the ETag with a HEAD)',
-    `runs: ${RUNS}, job and floor alternating which goes first; everything on one 2-CPU machine`,
+    `runs: ${RUNS} measured after ${WARMUP} unmeasured warm-up run(s) (the first job of a fresh process compiles its code paths; the floor's were compiled while seeding), job and floor alternating which goes first; everything on one 2-CPU machine`,
   ]);
   console.log('\nwritten: bench/results/jobs.md, bench/results/jobs.json');
 }
 
 function row(target: Target, operation: string, judged: boolean): Row {
   return { repository: target.label, operation, resources: RECORDS, jobMs: [], floorMs: [], judged };
+}
+
+/** Drops a warm-up run's figures. */
+function forget(r: Row): void {
+  r.jobMs.length = 0;
+  r.floorMs.length = 0;
 }
 
 function ms(r: Row, run: number): string {
