@@ -11,6 +11,7 @@ import { repositoryViewDialectMigration } from './008-repository-view-dialect.js
 import { repositoryChangeNotificationsMigration } from './009-repository-change-notifications.js';
 import { curationJobsMigration } from './010-curation-jobs.js';
 import { eventTicketsMigration } from './011-event-tickets.js';
+import { txStagedOrderMigration } from './012-tx-staged-order.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '009-repository-change-notifications': repositoryChangeNotificationsMigration(dialect),
     '010-curation-jobs': curationJobsMigration(dialect),
     '011-event-tickets': eventTicketsMigration(),
+    '012-tx-staged-order': txStagedOrderMigration(),
   };
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../../db/connect.js';
 import { migrateToLatest } from '../../db/migrations/migrate.js';
@@ -51,6 +52,24 @@ async function stagedSeqs(txId: string): Promise<{ path: string; seq: number }[]
 }
 
 describe(`RepositoryStore staging order (${testDialect})`, () => {
+  it("reads a transaction's highest seq through an index, not by visiting every row it staged (issue 10)", async () => {
+    await store.beginTransaction('tx-plan', NOW, LATER);
+    for (let k = 0; k < 50; k++)
+      await store.stage('tx-plan', [{ op: 'put', record: container(`plan/${k}`), base: null }], NOW, LATER);
+    // The statement each staged write runs (RepositoryStore.nextSeq): before migration 012 it scanned the
+    // transaction's rows by the primary key's prefix, so a transaction of n writes visited n²/2 rows.
+    const query = sql`select max(seq) as max from repo_tx_staged where tx_id = ${'tx-plan'}`;
+    const plan =
+      testDialect === 'sqlite'
+        ? (await sql<{ detail: string }>`explain query plan ${query}`.execute(handle.db)).rows.map(
+            (r) => r.detail,
+          )
+        : (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(handle.db)).rows.map(
+            (r) => r['QUERY PLAN'],
+          );
+    expect(plan.join('\n')).toContain('repo_tx_staged_order');
+  });
+
   it('gives each newly staged path a larger seq than the one staged before it', async () => {
     await store.beginTransaction('tx-seq', NOW, LATER);
     for (const path of ['p', 'p/c', 'p/c/g', 'other'])
