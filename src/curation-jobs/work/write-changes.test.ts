@@ -108,14 +108,23 @@ describe('writeChanges on the embedded repository (FEDORA, one transaction)', ()
     await retitle(adapter, drafts[1]!, 'draft two', 'draft 2');
     // A change elsewhere in the resource: its title is still as previewed, its ETag is not.
     await adapter.updateTriples(drafts[2]!, [], [creator(drafts[2]!)]);
-    const outcome = await writeChanges(target, apply, 'APPLY', memoryWriteSink().sink, 1);
+    const { adapter: watched, counts } = counting(adapter);
+    const outcome = await writeChanges(
+      { ...target, adapter: watched },
+      apply,
+      'APPLY',
+      memoryWriteSink().sink,
+      1,
+    );
     expect(outcome).toEqual({
       ended: 'CONFLICT',
       conflicts: [drafts[1], drafts[2]],
       written: [],
       message: `2 resource(s) changed since the preview: ${drafts[1]}, ${drafts[2]}; nothing was written (the transaction was rolled back)`,
     });
-    // The first was written in the transaction before the conflicts were found: rolled back with it.
+    // Every resource is checked before any is written: not even the first was written in the transaction.
+    expect(counts.described).toEqual(drafts);
+    expect(counts.writes).toBe(0);
     expect(await titles(adapter, drafts)).toEqual(['draft one', 'draft 2', 'draft three']);
   });
 

@@ -18,11 +18,11 @@ type Mode = 'APPLY' | 'UNDO';
  * The APPLY and UNDO phases of a MAPPING job (DECISIONS.md §9): writes a stored change-set (for UNDO the
  * runner has already swapped each change's removed and added triples).
  *
- * Where the repository transacts (FEDORA), everything happens in one transaction: each resource is read in
+ * Where the repository transacts (FEDORA), everything happens in one transaction: every resource is read in
  * it and checked — APPLY: its ETag is still the one the change was computed against; UNDO (or no ETag): it
- * still holds every triple the change removes and none it adds — then written in it. One conflict and the
- * transaction is rolled back after every resource was checked, so all conflicts are listed and nothing is
- * written; any failure rolls back too. Elsewhere (LDP) each resource is written with `If-Match`, up to
+ * still holds every triple the change removes and none it adds — and then, only when none conflicts, every
+ * one is written in it. One conflict and the transaction is rolled back after every resource was checked, so
+ * all conflicts are listed and nothing is written; any failure rolls back too. Elsewhere (LDP) each resource is written with `If-Match`, up to
  * `concurrency` at once, in batches: a batch is marked as being written (`sink.writing`) before any of its
  * requests is sent, and what was written (or not) is persisted when its requests have ended, so a stop at any
  * point knows exactly what was written, or which few resources to check. The first conflict or failure
@@ -60,7 +60,12 @@ async function writeInTransaction(
   const conflicts: string[] = [];
   let count = 0;
   const stopped = { cancelled: false };
+  const stop = () => (stopped.cancelled ||= sink.cancelled());
   try {
+    // Every resource is checked before any is written: a conflict then stages no write at all, and the
+    // embedded repository serves the reads faster before the transaction holds staged writes (bench:jobs,
+    // 1 000 records: read-then-write per record cost about 0.7 s more than all reads, then all writes).
+    const toWrite: StoredChange[] = [];
     await forEachBounded(
       changes,
       concurrency,
@@ -68,19 +73,25 @@ async function writeInTransaction(
         if (isEmpty(change)) return;
         await keepAlive();
         const description = await step(change, 'read', () => adapter.describe(change.contextUri, tx));
-        if (hasConflict(change, description, mode)) {
-          conflicts.push(change.contextUri);
-          return;
-        }
-        // After a conflict the rest is only checked, so that every conflict is listed.
-        if (conflicts.length > 0) return;
-        await step(change, 'written', () =>
-          adapter.updateTriples(change.contextUri, change.remove, change.add, tx),
-        );
-        count += 1;
+        if (hasConflict(change, description, mode)) conflicts.push(change.contextUri);
+        else toWrite.push(change);
       },
-      () => (stopped.cancelled ||= sink.cancelled()),
+      stop,
     );
+    if (conflicts.length === 0 && !stopped.cancelled) {
+      await forEachBounded(
+        toWrite,
+        concurrency,
+        async (change) => {
+          await keepAlive();
+          await step(change, 'written', () =>
+            adapter.updateTriples(change.contextUri, change.remove, change.add, tx),
+          );
+          count += 1;
+        },
+        stop,
+      );
+    }
   } catch (error) {
     return failed([], `${messageOf(error)}; nothing was written${await rollback(transactions, tx)}`);
   }
