@@ -15,7 +15,8 @@ const LISTENING = /"msg":"Server listening at (http:\/\/[^"\s]+:\d+)"/;
 const SCRUBBED = ['DATABASE_URL', 'PORT', 'HOST', 'LOG_LEVEL', 'NODE_OPTIONS'];
 
 /**
- * Starts `node --import tsx <entry>` (under the CPU profiler when BENCH_CPU_PROF_DIR is set) and resolves once its "Server listening" log line names the port.
+ * Starts `node --import tsx <entry>` (under the CPU profiler when BENCH_CPU_PROF_DIR is set) and resolves
+ * once its "Server listening" log line names the port.
  * Afterwards stdout (the info-level request log) is still drained, undecoded and discarded, so the
  * child never blocks on a full pipe.
  */
