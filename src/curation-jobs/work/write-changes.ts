@@ -23,10 +23,11 @@ type Mode = 'APPLY' | 'UNDO';
  * still holds every triple the change removes and none it adds — and then, only when none conflicts, every
  * one is written in it. One conflict and the transaction is rolled back after every resource was checked,
  * so all conflicts are listed and nothing is written; any failure rolls back too. Elsewhere (LDP) each
- * resource is written with `If-Match`, up to `concurrency` at once, in batches: a batch is marked as being written (`sink.writing`) before any of its
- * requests is sent, and what was written (or not) is persisted when its requests have ended, so a stop at any
- * point knows exactly what was written, or which few resources to check. The first conflict or failure
- * stops the job (the writes in flight still end) with exactly the written resources reported.
+ * resource is written with `If-Match`, up to `concurrency` at once, in batches: a batch is marked as being
+ * written (`sink.writing`) before any of its requests is sent, and what was written (or not) is persisted
+ * when its requests have ended, so a stop at any point knows exactly what was written, or which few
+ * resources to check. The first conflict or failure stops the job (the writes in flight still end) with
+ * exactly the written resources reported.
  */
 export async function writeChanges(
   target: JobTarget,
