@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { CurrentView, RouteCases } from '../http/envelope.support.js';
+import { FINAL_STATES, type JobState } from './curation-job.js';
 import { body, sendJson, type TestApp } from '../test-support/test-app.js';
 
 /**
@@ -16,7 +17,10 @@ export function curationJobCases(walk: CurrentView): Record<string, RouteCases> 
   const jobIn = async (t: TestApp, states: readonly string[], then?: string) => {
     const id = await createJob(t, walk.v.viewId);
     await until(t, id, ['PREVIEWED']);
-    if (then !== undefined) await sendJson(t.app, 'POST', `/curation-job/${id}/${then}`);
+    if (then !== undefined) {
+      const answer = await sendJson(t.app, 'POST', `/curation-job/${id}/${then}`);
+      if (body(answer).meta.status !== 'SUCCESS') throw new Error(`${then} of job ${id}: ${answer.body}`);
+    }
     await until(t, id, states);
     return id;
   };
@@ -96,15 +100,20 @@ async function createJob(t: TestApp, viewId: number): Promise<number> {
   return job.id;
 }
 
+/** Waits for the job to reach one of `states`; a job that settles elsewhere fails at once, saying why. */
 async function until(t: TestApp, id: number, states: readonly string[]): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const job = body(await sendJson(t.app, 'GET', `/curation-job/${id}`)).payload.CurationJob as {
-      state: string;
-    };
+  let job = { state: 'unknown', message: null as string | null };
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    job = body(await sendJson(t.app, 'GET', `/curation-job/${id}`)).payload.CurationJob as typeof job;
     if (states.includes(job.state)) return;
+    if (FINAL_STATES.includes(job.state as JobState))
+      throw new Error(`job ${id} ended ${job.state} (${job.message ?? 'no message'})`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`job ${id} never reached ${states.join('/')}`);
+  throw new Error(
+    `job ${id} never reached ${states.join('/')}; it is ${job.state} (${job.message ?? 'no message'})`,
+  );
 }
 
 /** A job on a view whose repository accepts connections and answers nothing for a second. */

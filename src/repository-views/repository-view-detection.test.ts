@@ -85,9 +85,11 @@ async function openAndDetect(id: number, found: 'FEDORA_4' | 'FEDORA_5' | 'FEDOR
   await service.open('FEDORA', String(id), ADMIN);
   const adapter = made[before];
   adapter?.onDetected?.(found);
-  // The store's write runs behind the call: wait until it has, and the caches know.
-  for (let turn = 0; turn < 50 && (await service.get(String(id), ADMIN)).detectedDialect !== found; turn++) {
-    await new Promise((resolve) => setImmediate(resolve));
+  // The store's write runs behind the call: wait until it has, and the caches know (a deadline, not a
+  // count of turns: on a loaded PostgreSQL the write and its notification can take a while).
+  const deadline = Date.now() + 10_000;
+  while ((await service.get(String(id), ADMIN)).detectedDialect !== found && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await settled();
   }
   return adapter;

@@ -191,6 +191,61 @@ describe('JobRunner', () => {
     expect((await store.get(job.id))?.progress).toEqual({ total: 4, done: 4, changed: 4, failed: 0 });
   });
 
+  it('flushes the progress of each job while one runner runs two at once', async () => {
+    const slow = await newJob();
+    const quick = await newJob({ contextUri: uri(9) });
+    const started = gate();
+    const hold = gate();
+    const slowRun = fakeRun(4, {
+      pause: (k) => (k === 1 ? started.opened : k === 3 ? hold.opened : Promise.resolve()),
+    });
+    const quickRun = fakeRun(1);
+    const both = runner({
+      runScope: (request, target, sink) =>
+        (request.contextUri === ROOT ? slowRun : quickRun).runScope(request, target, sink),
+    });
+    const running = both.handle(slow.id);
+    await until(async () => (await store.get(slow.id))?.state === 'RUNNING');
+    // Another job starts and ends on the same runner while the first one runs.
+    await both.handle(quick.id);
+    expect((await store.get(quick.id))?.state).toBe('PREVIEWED');
+    started.open();
+    await until(async () => (await store.get(slow.id))?.progress.done === 2);
+    hold.open();
+    await running;
+    expect((await store.get(slow.id))?.state).toBe('PREVIEWED');
+  });
+
+  it('a phase requested while the previous attempt still lets go of its lease runs to its end', async () => {
+    const job = await newJob();
+    const writing = gate();
+    const written = gate();
+    const { writeChanges } = fakeWrite(async (changes) => {
+      writing.open();
+      await written.opened;
+      return { ended: 'WRITTEN', count: changes.length };
+    });
+    const one = runner({ runScope: fakeRun(2).runScope, writeChanges });
+    const release = store.releaseLease.bind(store);
+    let apply: Promise<void> | undefined;
+    vi.spyOn(store, 'releaseLease').mockImplementationOnce(async (id, owner) => {
+      // The preview has ended PREVIEWED; a curator applies (as the service does) and the same runner
+      // takes the APPLY phase before this attempt released its lease.
+      expect(await store.moveState(id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' })).toBe(true);
+      apply = one.handle(id);
+      await writing.opened;
+      await release(id, owner);
+    });
+    await one.handle(job.id);
+    written.open();
+    await apply;
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'APPLIED',
+      message: '2 resources written',
+      leaseOwner: null,
+    });
+  });
+
   it('stops a cancelled run at the next resource: CANCELLED', async () => {
     const job = await newJob();
     const hold = gate();

@@ -82,49 +82,49 @@ export class JobRunner {
     return this.closing;
   }
 
+  /** Attempts started by this runner; numbers each attempt's lease. */
+  private attempts = 0;
+
   async handle(jobId: number): Promise<void> {
     if (this.closing) return;
     const { store } = this.deps;
     const job = await store.get(jobId);
     if (job?.phase == null) return;
+    // A lease of this attempt's own (named after the instance): the attempt of an earlier phase, still
+    // releasing its lease when a curator's request queued the next phase, must not release this one's.
+    this.attempts += 1;
+    const lease = `${this.instanceId}#${this.attempts}`;
     const now = this.now();
-    if (!(await store.claimLease(jobId, this.instanceId, now, now + this.settings.leaseMs))) return;
-    const heartbeat = new JobHeartbeat(
+    if (!(await store.claimLease(jobId, lease, now, now + this.settings.leaseMs))) return;
+    const heartbeat: JobHeartbeat = new JobHeartbeat(
       store,
       jobId,
-      this.instanceId,
+      lease,
       {
         leaseMs: this.settings.leaseMs,
         intervalMs: this.settings.heartbeatMs ?? Math.min(1000, Math.floor(this.settings.leaseMs / 3)),
         now: this.now,
       },
-      () => this.progress?.flush() ?? Promise.resolve(),
+      // (Beats start below, once the attempt exists.)
+      (): Promise<void> => attempt.flushProgress(),
       (error) => {
         this.warn(`Curation job ${jobId}: the lease could not be renewed: ${messageOf(error)}`);
       },
     );
-    const attempt = new Attempt(this, job, heartbeat);
+    const attempt: Attempt = new Attempt(this, job, heartbeat, lease);
     heartbeat.start();
     try {
       await attempt.run();
     } catch (error) {
       // (A getter: `closing` may have changed while the attempt ran.)
       if (!heartbeat.lost && !this.isClosing)
-        await this.end(job, WORKING, 'FAILED', messageOf(error), attempt.progressNow());
+        await this.end(job, WORKING, 'FAILED', messageOf(error), lease, attempt.progressNow());
     } finally {
       await heartbeat.stop();
-      await store.releaseLease(jobId, this.instanceId).catch((error: unknown) => {
+      await store.releaseLease(jobId, lease).catch((error: unknown) => {
         this.warn(`Curation job ${jobId}: the lease could not be released: ${messageOf(error)}`);
       });
     }
-  }
-
-  /** Set by the attempt in progress; the heartbeat flushes it. */
-  private progress: ProgressFlush | undefined;
-
-  /** Internal, for Attempt. */
-  setProgress(flush: ProgressFlush | undefined): void {
-    this.progress = flush;
   }
 
   get store(): CurationJobStore {
@@ -151,9 +151,15 @@ export class JobRunner {
     return this.now();
   }
 
-  /** Moves the job (while this runner holds it) and tells subscribers; false when it did not move. */
-  async move(job: JobRecord, from: readonly JobState[], to: JobState, move: StateMove): Promise<boolean> {
-    const moved = await this.deps.store.moveState(job.id, from, to, { ...move, leaseOwner: this.instanceId });
+  /** Moves the job (while `lease` holds it) and tells subscribers; false when it did not move. */
+  async move(
+    job: JobRecord,
+    from: readonly JobState[],
+    to: JobState,
+    move: StateMove,
+    lease: string,
+  ): Promise<boolean> {
+    const moved = await this.deps.store.moveState(job.id, from, to, { ...move, leaseOwner: lease });
     if (moved) await this.announce(job.id, 'UPDATE');
     return moved;
   }
@@ -164,17 +170,24 @@ export class JobRunner {
     from: readonly JobState[],
     to: JobState,
     message: string,
+    lease: string,
     progress?: JobProgress,
   ): Promise<boolean> {
-    return this.move(job, from, to, {
-      phase: null,
-      message,
-      finished: this.now(),
-      releaseLease: true,
-      // Whatever stopped, a cancel asked during this phase is answered: the next phase must not see it.
-      clearCancel: true,
-      ...(progress !== undefined && { progress }),
-    });
+    return this.move(
+      job,
+      from,
+      to,
+      {
+        phase: null,
+        message,
+        finished: this.now(),
+        releaseLease: true,
+        // Whatever stopped, a cancel asked during this phase is answered: the next phase must not see it.
+        clearCancel: true,
+        ...(progress !== undefined && { progress }),
+      },
+      lease,
+    );
   }
 
   async announce(jobId: number, action: 'UPDATE' | 'PROGRESS'): Promise<void> {
@@ -187,19 +200,37 @@ export class JobRunner {
   }
 }
 
-interface ProgressFlush {
-  flush(): Promise<void>;
-}
-
 /** One `handle` of one job: its phases, in order, until the job rests or waits. */
 class Attempt {
   private counters: JobProgress | undefined;
+
+  /** Set while a run walks its scope; the heartbeat flushes it. */
+  private progressFlush: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly runner: JobRunner,
     private job: JobRecord,
     private readonly heartbeat: JobHeartbeat,
+    private readonly lease: string,
   ) {}
+
+  flushProgress(): Promise<void> {
+    return this.progressFlush?.() ?? Promise.resolve();
+  }
+
+  private move(job: JobRecord, from: readonly JobState[], to: JobState, move: StateMove): Promise<boolean> {
+    return this.runner.move(job, from, to, move, this.lease);
+  }
+
+  private end(
+    job: JobRecord,
+    from: readonly JobState[],
+    to: JobState,
+    message: string,
+    progress?: JobProgress,
+  ): Promise<boolean> {
+    return this.runner.end(job, from, to, message, this.lease, progress);
+  }
 
   progressNow(): JobProgress | undefined {
     return this.counters;
@@ -217,9 +248,9 @@ class Attempt {
   private async runPhase(target: JobTarget): Promise<JobPhase | null> {
     const { runner, job, heartbeat } = this;
     const { store } = runner;
-    if (!(await runner.move(job, ['QUEUED', 'RUNNING'], 'RUNNING', { started: runner.clock() }))) return null;
+    if (!(await this.move(job, ['QUEUED', 'RUNNING'], 'RUNNING', { started: runner.clock() }))) return null;
     if (job.cancelRequested) {
-      await runner.end(job, ['RUNNING'], 'CANCELLED', 'Cancelled before it started');
+      await this.end(job, ['RUNNING'], 'CANCELLED', 'Cancelled before it started');
       return null;
     }
     const operators = job.kind === 'MAPPING' ? await runner.operators(job.operators) : [];
@@ -243,12 +274,10 @@ class Attempt {
       await runner.announce(job.id, 'PROGRESS');
     };
     this.counters = progress();
-    runner.setProgress({
-      flush: async () => {
-        this.counters = progress();
-        await flush();
-      },
-    });
+    this.progressFlush = async () => {
+      this.counters = progress();
+      await flush();
+    };
     let outcome: RunOutcome;
     try {
       outcome = await runner.jobWork.runScope(
@@ -283,7 +312,7 @@ class Attempt {
       // What is recorded is stored before the job moves on (or rests, to be resumed from it).
       await items.persist();
     } finally {
-      runner.setProgress(undefined);
+      this.progressFlush = undefined;
     }
     // The last word on the lease and on cancel, before the job is ended.
     await heartbeat.beat();
@@ -294,7 +323,7 @@ class Attempt {
     const final = progress();
     this.counters = final;
     if (outcome.ended === 'CANCELLED' || heartbeat.cancelRequested) {
-      await runner.end(
+      await this.end(
         job,
         ['RUNNING'],
         'CANCELLED',
@@ -304,18 +333,18 @@ class Attempt {
       return null;
     }
     if (outcome.ended === 'FAILED') {
-      await runner.end(job, ['RUNNING'], 'FAILED', outcome.message, final);
+      await this.end(job, ['RUNNING'], 'FAILED', outcome.message, final);
       return null;
     }
     if (job.kind === 'FIXITY') {
-      await runner.end(job, ['RUNNING'], 'COMPLETED', fixityMessage(final), final);
+      await this.end(job, ['RUNNING'], 'COMPLETED', fixityMessage(final), final);
       return null;
     }
     if (job.dryRun) {
-      await runner.end(job, ['RUNNING'], 'PREVIEWED', previewMessage(final), final);
+      await this.end(job, ['RUNNING'], 'PREVIEWED', previewMessage(final), final);
       return null;
     }
-    const moved = await runner.move(job, ['RUNNING'], 'APPLYING', {
+    const moved = await this.move(job, ['RUNNING'], 'APPLYING', {
       phase: 'APPLY',
       message: previewMessage(final),
       progress: final,
@@ -329,7 +358,7 @@ class Attempt {
     const { store } = runner;
     const active = ACTIVE_STATE[phase];
     // Still ours and still in this phase (a request moved it there; a resumed attempt finds it there).
-    if (!(await store.moveState(job.id, [active], active, { leaseOwner: runner.instanceId }))) return;
+    if (!(await store.moveState(job.id, [active], active, { leaseOwner: this.lease }))) return;
     this.job = (await store.get(job.id)) ?? job;
     this.counters = this.job.progress;
     const items = await store.itemsToWrite(job.id, phase);
@@ -374,14 +403,14 @@ class Attempt {
       // Nothing was written: the job is back where the request found it, and may be applied (undone) again.
       const [rest, what] =
         phase === 'APPLY' ? (['PREVIEWED', 'apply'] as const) : (['APPLIED', 'undo'] as const);
-      await runner.end(job, [active], rest, `The ${what} was cancelled; ${outcome.message}`);
+      await this.end(job, [active], rest, `The ${what} was cancelled; ${outcome.message}`);
       return;
     }
     const done = phase === 'APPLY' ? 'APPLIED' : 'UNDONE';
     if (outcome.ended === 'WRITTEN') {
       await store.markWritten(job.id, phase);
       const verb = phase === 'APPLY' ? 'written' : 'restored';
-      await runner.end(
+      await this.end(
         job,
         [active],
         done,
@@ -392,13 +421,13 @@ class Attempt {
     if (outcome.ended === 'CONFLICT' && outcome.written.length > 0) {
       // The message lists what was written before the conflict; marked already, again in case a mark was lost.
       await store.markWritten(job.id, phase, outcome.written);
-      await runner.end(job, [active], 'FAILED', outcome.message);
+      await this.end(job, [active], 'FAILED', outcome.message);
       return;
     }
     if (outcome.ended === 'FAILED' && outcome.written.length > 0) {
       // Marked batch by batch already; again in case a mark was lost with the failure.
       await store.markWritten(job.id, phase, outcome.written);
-      await runner.end(
+      await this.end(
         job,
         [active],
         'FAILED',
@@ -406,7 +435,7 @@ class Attempt {
       );
       return;
     }
-    await runner.end(job, [active], 'FAILED', outcome.message);
+    await this.end(job, [active], 'FAILED', outcome.message);
   }
 }
 
