@@ -59,15 +59,13 @@ export class OperatorApplyService {
     return { document: result.document, trace: result.trace, missingRequired };
   }
 
-  private async findInOrder(ids: number[], collector: ValidationCollector): Promise<Operator[] | undefined> {
-    const found = new Map((await this.operators.findByIds([...new Set(ids)])).map((op) => [op.id, op]));
-    const missing = ids.filter((id) => !found.has(id));
+  private async findInOrder(
+    ids: number[],
+    collector: ValidationCollector,
+  ): Promise<readonly Operator[] | undefined> {
+    const { operators, missing } = await this.operators.inOrder(ids);
     for (const id of missing) collector.business('READ', msg.doesNotExist('Operator', id));
-    if (missing.length > 0) return undefined;
-    return ids.flatMap((id) => {
-      const operator = found.get(id);
-      return operator === undefined ? [] : [operator];
-    });
+    return missing.length > 0 ? undefined : operators;
   }
 }
 

@@ -115,3 +115,61 @@ describe(`GET /operators kept while unchanged (${testDialect})`, () => {
     expect((await listed()).names).toEqual([]);
   });
 });
+
+describe(`POST /operators/apply keeps each id list's operators while unchanged (${testDialect})`, () => {
+  async function applied(ids: number[], app: FastifyInstance = a.app, token?: string) {
+    const before = statements;
+    const response = await sendJson(
+      app,
+      'POST',
+      '/operators/apply',
+      { document: { ff: ['x'] }, operators: ids },
+      { token },
+    );
+    return { envelope: body(response), ran: statements - before };
+  }
+  const documentOf = (envelope: ReturnType<typeof body>) =>
+    (envelope.payload.MappedDocument as { document: Record<string, string[]> }).document;
+
+  it('applies a repeated list in its order without a statement, and sees an update by another instance', async () => {
+    const first = await create(a.app, constant('First', 'one'));
+    const second = await create(a.app, {
+      type: 'REGEX_REPLACE_OP',
+      name: 'Second',
+      field: 'ff',
+      regex: '$',
+      value: '+',
+    });
+    await a.changesSeen();
+    // Order and repeats are the list's own: one, then +, then one again, then +.
+    const ids = [first.id, second.id, first.id, second.id];
+    expect(documentOf((await applied(ids)).envelope)).toEqual({ ff: ['one+'] });
+    const again = await applied(ids);
+    expect(again.ran).toBe(0);
+    expect(documentOf(again.envelope)).toEqual({ ff: ['one+'] });
+    expect(documentOf((await applied([second.id, first.id])).envelope)).toEqual({ ff: ['one'] });
+
+    await sendJson(b, 'PUT', URL, { id: first.id, ...constant('First', 'two') }, { token: tokenB });
+    await a.changesSeen();
+    expect(documentOf((await applied(ids)).envelope)).toEqual({ ff: ['two+'] });
+  });
+
+  it('names every id of the list that is missing, also once another instance deleted one', async () => {
+    const kept = await create(a.app, constant('Kept'));
+    const gone = await create(a.app, constant('Gone'));
+    await a.changesSeen();
+    expect((await applied([kept.id, gone.id])).envelope.meta.status).toBe('SUCCESS');
+    await sendJson(b, 'DELETE', URL, { id: gone.id }, { token: tokenB });
+    await a.changesSeen();
+    const refused = (await applied([gone.id, kept.id, 424242])).envelope;
+    expect(refused.payload).toEqual({
+      ValidationResults: {
+        valid: false,
+        messages: {
+          business: { READ: expect.stringContaining(`Operator with id ${gone.id} does not exist`) },
+        },
+      },
+    });
+    expect(JSON.stringify(refused.payload)).toContain('Operator with id 424242 does not exist');
+  });
+});

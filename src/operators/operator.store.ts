@@ -8,15 +8,27 @@ import type { OperatorRow, OperatorTable } from './operator.table.js';
 const KEPT_ID_LISTS = 32;
 const LONGEST_KEPT_LIST = 100;
 
+/** An id list's operators in its order, or the ids of the list that name no operator. */
+export interface OperatorsInOrder {
+  /** Empty when any id is missing. */
+  readonly operators: readonly Operator[];
+  readonly missing: readonly number[];
+}
+
+const NONE: OperatorsInOrder = Object.freeze({ operators: Object.freeze([]), missing: Object.freeze([]) });
+
 /** SQL access to operators; the row ↔ domain mapping lives in `toDomain` / `toColumns`. */
 export class OperatorStore {
   /** The same operators are applied to document after document: kept per id list while nothing changed. */
   private readonly byIds: VersionedCache<string, readonly Operator[]>;
+  /** `inOrder`'s answers, per id list. */
+  private readonly ordered: VersionedCache<string, OperatorsInOrder>;
   /** The whole table, read on every `GET /operators`: kept while nothing changed. */
   private readonly listed: VersionedCache<'all', readonly Operator[]>;
 
   constructor(private readonly db: Kysely<Database>) {
     this.byIds = new VersionedCache(dataVersionOf(db), KEPT_ID_LISTS);
+    this.ordered = new VersionedCache(dataVersionOf(db), KEPT_ID_LISTS);
     this.listed = new VersionedCache(dataVersionOf(db));
   }
 
@@ -42,15 +54,33 @@ export class OperatorStore {
    */
   async findByIds(ids: readonly number[]): Promise<readonly Operator[]> {
     if (ids.length === 0) return [];
-    const read = async () => {
-      const rows = await this.db
-        .selectFrom('operators')
-        .selectAll()
-        .where('id', 'in', [...ids])
-        .execute();
-      return Object.freeze(rows.map((row) => frozen(toDomain(row))));
-    };
+    const read = () => this.readByIds(ids);
     return ids.length > LONGEST_KEPT_LIST ? read() : this.byIds.get(ids.join(','), read);
+  }
+
+  /**
+   * The operators of an id list in the list's order (an id repeated is applied again), or the ids that
+   * do not exist. Kept per list while nothing is written, like `findByIds`: `POST /operators/apply` sends
+   * the same list document after document, and ordering it per request was a Map and a Set each time.
+   */
+  async inOrder(ids: readonly number[]): Promise<OperatorsInOrder> {
+    const order = async (): Promise<OperatorsInOrder> => {
+      const found = new Map((await this.readByIds([...new Set(ids)])).map((op) => [op.id, op]));
+      const missing = ids.filter((id) => !found.has(id));
+      const operators = missing.length > 0 ? [] : ids.flatMap((id) => found.get(id) ?? []);
+      return Object.freeze({ operators: Object.freeze(operators), missing: Object.freeze(missing) });
+    };
+    if (ids.length === 0) return NONE;
+    return ids.length > LONGEST_KEPT_LIST ? order() : this.ordered.get(ids.join(','), order);
+  }
+
+  private async readByIds(ids: readonly number[]): Promise<readonly Operator[]> {
+    const rows = await this.db
+      .selectFrom('operators')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
+    return Object.freeze(rows.map((row) => frozen(toDomain(row))));
   }
 
   async findByName(name: string): Promise<Operator | undefined> {
