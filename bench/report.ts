@@ -25,7 +25,8 @@ export interface ScenarioResult {
   label: string;
   /** The least ratio the scenario must reach; undefined: no goal. */
   goal: number | undefined;
-  runs: { run: number; baseline: RunFigures; target: RunFigures }[];
+  /** `floor`: the scenario's floor server, where it has one (apply: bench/engine-floor-server.ts). */
+  runs: { run: number; baseline: RunFigures; target: RunFigures; floor?: RunFigures }[];
   /** A check made after the runs, e.g. that every successful POST created exactly one row. */
   check?: { ok: boolean; text: string };
 }
@@ -40,6 +41,8 @@ export interface Summary {
   baselineP50Ms: number;
   baselineP99Ms: number;
   ratio: number;
+  /** Where the scenario has a floor: its median req/s, and service ÷ floor, floor ÷ baseline. */
+  floor?: { reqPerSec: number; serviceOfFloor: number; floorOfBaseline: number };
   goalRatio: number | undefined;
   goal: 'met' | 'missed' | 'n/a';
   problems: string[];
@@ -89,13 +92,17 @@ export function summarize(result: ScenarioResult): Summary {
     median(result.runs.map((run) => run[side][key]));
   const problems: string[] = [];
   for (const run of result.runs) {
-    for (const side of ['baseline', 'target'] as const) {
-      const problem = runProblems(run[side]);
+    for (const side of ['baseline', 'target', 'floor'] as const) {
+      const figures = run[side];
+      const problem = figures === undefined ? '' : runProblems(figures);
       if (problem !== '') problems.push(`run ${run.run} ${side}: ${problem}`);
     }
   }
   if (result.check?.ok === false) problems.push(result.check.text);
   const ratio = of('target', 'reqPerSec') / of('baseline', 'reqPerSec');
+  const floors = result.runs.flatMap((run) => (run.floor === undefined ? [] : [run.floor.reqPerSec]));
+  const floorReqPerSec =
+    floors.length === result.runs.length && floors.length > 0 ? median(floors) : undefined;
   return {
     database: result.database,
     scenario: result.label,
@@ -106,6 +113,13 @@ export function summarize(result: ScenarioResult): Summary {
     baselineP50Ms: of('baseline', 'p50Ms'),
     baselineP99Ms: of('baseline', 'p99Ms'),
     ratio,
+    ...(floorReqPerSec !== undefined && {
+      floor: {
+        reqPerSec: floorReqPerSec,
+        serviceOfFloor: of('target', 'reqPerSec') / floorReqPerSec,
+        floorOfBaseline: floorReqPerSec / of('baseline', 'reqPerSec'),
+      },
+    }),
     goalRatio: result.goal,
     goal: result.goal === undefined ? 'n/a' : ratio >= result.goal ? 'met' : 'missed',
     problems,
@@ -137,7 +151,23 @@ export function renderTable(summary: Summary[]): string {
   return [header, '|---|---|--:|--:|--:|--:|--:|---|---|', ...rows.map((row) => `| ${row} |`)].join('\n');
 }
 
+/** The scenarios measured against a floor as well: what the work itself costs, and the service over it. */
+export function renderFloorTable(summary: Summary[]): string[] {
+  const withFloor = summary.filter((s) => s.floor !== undefined);
+  if (withFloor.length === 0) return [];
+  return [
+    '| Database | Scenario | bare req/s | floor req/s | floor ÷ bare | service req/s | service ÷ floor |',
+    '|---|---|--:|--:|--:|--:|--:|',
+    ...withFloor.map(
+      (s) =>
+        `| ${s.database} | ${s.scenario} | ${round(s.baselineReqPerSec, 0)} | ${round(s.floor?.reqPerSec ?? 0, 0)} | ` +
+        `${round(s.floor?.floorOfBaseline ?? 0, 2)}× | ${round(s.reqPerSec, 0)} | ${round(s.floor?.serviceOfFloor ?? 0, 2)}× |`,
+    ),
+  ];
+}
+
 export function renderMarkdown(report: Report): string {
+  const floorTable = renderFloorTable(report.summary);
   const flagged = report.summary.filter((s) => s.problems.length > 0);
   const lines = [
     '# Scriptorium benchmark',
@@ -155,6 +185,20 @@ export function renderMarkdown(report: Report): string {
     '',
     `**Goal "${GOAL_TEXT}": ${report.goalHolds ? 'holds' : 'does NOT hold'}.**`,
     '',
+    ...(floorTable.length === 0
+      ? []
+      : [
+          '## Apply against its floor',
+          '',
+          'The floor is bare Fastify doing only the work the answer needs (`bench/engine-floor-server.ts`): ' +
+            'the same body through Fastify’s JSON parser, the same ten operators run in memory by the ' +
+            'service’s own engine, the same MappedDocument envelope (checked byte for byte against the ' +
+            'service’s answer before the runs). No authentication, database, schema check or security ' +
+            'headers. Its runs interleave with the other two; medians as above.',
+          '',
+          ...floorTable,
+          '',
+        ]),
     ...(flagged.length === 0
       ? ['Every response of every run was a 2xx SUCCESS envelope (no errors, timeouts or non-2xx).']
       : [
@@ -173,15 +217,16 @@ export function renderMarkdown(report: Report): string {
     '',
     '## Every run',
     '',
-    '| Database | Scenario | run | baseline req/s | service req/s | service p50 ms | service p99 ms | ratio | problems |',
-    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+    '| Database | Scenario | run | baseline req/s | service req/s | service p50 ms | service p99 ms | ratio | floor req/s | problems |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|',
     ...report.scenarios.flatMap((s) =>
       s.runs.map(
         (r) =>
           `| ${s.database} | ${s.label} | ${r.run} | ${round(r.baseline.reqPerSec, 0)} | ` +
           `${round(r.target.reqPerSec, 0)} | ${ms(r.target.p50Ms)} | ${ms(r.target.p99Ms)} | ` +
           `${round(r.target.reqPerSec / r.baseline.reqPerSec, 2)}× | ` +
-          `${[runProblems(r.baseline), runProblems(r.target)].filter((p) => p !== '').join('; ') || '–'} |`,
+          `${r.floor === undefined ? '–' : round(r.floor.reqPerSec, 0)} | ` +
+          `${[runProblems(r.baseline), runProblems(r.target), r.floor === undefined ? '' : runProblems(r.floor)].filter((p) => p !== '').join('; ') || '–'} |`,
       ),
     ),
     '',

@@ -19,6 +19,7 @@ import {
   countRows,
   LIST_ROWS,
   prepareScenarios,
+  requiredSeedFields,
   signIn,
   SUCCESS_PREFIX,
   type Scenario,
@@ -101,14 +102,21 @@ async function benchDatabase(
       (auth.authorization === undefined ? ' (no sign-in in this build)' : ', signed in as admin'),
   );
   authNote.add(auth.authorization === undefined ? 'none (build without sign-in)' : 'Bearer token of admin');
+  const floor = await start(`engine floor (${database})`, 'bench/engine-floor-server.ts', {
+    BENCH_FLOOR_PREFIX: prefix,
+    BENCH_FLOOR_REQUIRED: requiredSeedFields(prefix).join(','),
+  });
+  await expectSameAnswer(service, floor, scenarios);
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
+    const floorSide = scenario.key === 'apply' ? floor : undefined;
     let served = 0; // successful service responses, warm-up included
     let measuredRuns = 0;
     if (warmup > 0) {
       console.log(`warm-up ${warmup} s: ${scenario.label}`);
       await measure(bare, scenario, warmup);
       const warm = await measure(service, scenario, warmup);
+      if (floorSide !== undefined) await measure(floorSide, scenario, warmup);
       served += warm.responses - warm.non2xx - warm.notSuccess;
       measuredRuns++;
     }
@@ -121,7 +129,13 @@ async function benchDatabase(
       process.stdout.write(`${tag} · Scriptorium … `);
       const target = await measure(service, scenario, duration);
       console.log(describe(target));
-      result.runs.push({ run, baseline, target });
+      let floorRun: RunFigures | undefined;
+      if (floorSide !== undefined) {
+        process.stdout.write(`${tag} · engine floor … `);
+        floorRun = await measure(floorSide, scenario, duration);
+        console.log(describe(floorRun));
+      }
+      result.runs.push({ run, baseline, target, ...(floorRun !== undefined && { floor: floorRun }) });
       served += target.responses - target.non2xx - target.notSuccess;
       measuredRuns++;
     }
@@ -138,7 +152,26 @@ async function benchDatabase(
     results.push(result);
   }
   await service.stop();
+  await floor.stop();
   return results;
+}
+
+/** The floor must answer the apply scenario's request with the service's bytes, or it floors nothing. */
+async function expectSameAnswer(service: ChildServer, floor: ChildServer, scenarios: Scenario[]) {
+  const request = scenarios.find((s) => s.key === 'apply')?.requests[0];
+  if (request === undefined) throw new Error('no apply scenario to floor');
+  const answer = async (server: ChildServer) => {
+    const response = await fetch(new URL(request.path ?? '/', server.url), {
+      method: request.method ?? 'POST',
+      headers: request.headers as Record<string, string>,
+      body: request.body as string,
+    });
+    return response.text();
+  };
+  const [expected, actual] = [await answer(service), await answer(floor)];
+  if (actual !== expected)
+    throw new Error(`the engine floor answers\n${actual}\nwhere the service answers\n${expected}`);
+  console.log('   engine floor answers the apply request with the service’s bytes');
 }
 
 async function main(): Promise<void> {
@@ -166,6 +199,9 @@ async function main(): Promise<void> {
         '(create grows the table that list returns and apply reads)',
       failedResponse: `connection error, timeout, non-2xx, or a body not starting with ${SUCCESS_PREFIX}`,
       processes: 'autocannon in the parent process, each server in its own child; all share the CPUs',
+      floor:
+        'apply only: node --import tsx bench/engine-floor-server.ts, bare Fastify running the same engine on ' +
+        'the same ten operators in memory, answering the same bytes (checked); measured after each service run',
     },
     summary: [],
     goalHolds: false,

@@ -83,8 +83,17 @@ export const OPERATOR_SHAPES: readonly Readonly<Record<string, unknown>>[] = [
 ];
 
 /** The ten operators of the apply scenario, named with the run's prefix. */
-function operatorBodies(prefix: string): Record<string, unknown>[] {
+export function operatorBodies(prefix: string): Record<string, unknown>[] {
   return OPERATOR_SHAPES.map((op, i) => ({ ...op, name: `${prefix}op_${i + 1}` }));
+}
+
+/** Every twentieth seeded row is required: the fields apply reports missing, in the table's order. */
+const isRequiredSeed = (i: number) => i % 20 === 0;
+
+export function requiredSeedFields(prefix: string): string[] {
+  return Array.from({ length: LIST_ROWS }, (_, i) => i + 1)
+    .filter(isRequiredSeed)
+    .map((i) => `${prefix}seed_${i}`);
 }
 
 /**
@@ -99,7 +108,7 @@ export async function prepareScenarios(baseUrl: string, prefix: string, auth: He
     await call(baseUrl, auth, 'POST', '/internal/metadata', {
       gloss: `Seed ${i}`,
       field: `${prefix}seed_${i}`,
-      required: i % 20 === 0,
+      required: isRequiredSeed(i),
     });
   }
   const ids: number[] = [];

@@ -1,0 +1,37 @@
+import Fastify from 'fastify';
+import { success } from '../src/http/envelope.js';
+import { applyOperators } from '../src/operators/engine/apply-operators.js';
+import type { MappingDocument } from '../src/operators/engine/mapping-document.js';
+import type { Operator } from '../src/operators/operator.js';
+import { operatorBodies } from './scenarios.js';
+
+/**
+ * The apply scenario's floor: bare Fastify (logger at info, like bare-server.ts) doing only the work the
+ * answer needs. The body goes through Fastify's JSON parser, the bench's ten operators (held in memory,
+ * named with the run's prefix, BENCH_FLOOR_PREFIX) run on its document in the service's own engine, and
+ * the answer is the same MappedDocument envelope (the required fields the service would report missing
+ * come in BENCH_FLOOR_REQUIRED, comma-separated), serialized by JSON.stringify as the service does.
+ * No authentication, database, body schema, security headers or request id: what the service adds over
+ * this is its own per-request cost. run.ts checks that both answer the bench's body with the same bytes.
+ */
+const prefix = process.env.BENCH_FLOOR_PREFIX ?? '';
+const required = (process.env.BENCH_FLOOR_REQUIRED ?? '').split(',').filter((field) => field !== '');
+const operators = operatorBodies(prefix).map((body, i) => ({ ...body, id: i + 1 }) as unknown as Operator);
+
+const app = Fastify({ logger: { level: 'info' } });
+app.post('/operators/apply', (request) => {
+  const body = request.body as { document: MappingDocument; operators: number[] };
+  if (body.operators.length !== operators.length)
+    throw new Error('the floor knows the bench’s ten operators only');
+  const result = applyOperators(body.document, operators, { timeZone: 'UTC', applicationType: undefined });
+  const missingRequired = required.filter((field) => (result.document[field] ?? []).length === 0);
+  return Promise.resolve(
+    success('MappedDocument', { document: result.document, trace: result.trace, missingRequired }),
+  );
+});
+
+process.on('SIGTERM', () => {
+  void app.close().then(() => process.exit(0));
+});
+
+await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' });
