@@ -255,9 +255,23 @@ describe('CurationJobStore', () => {
     expect(await store.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 2 });
   });
 
-  it('progress is written and read back', async () => {
+  it('progress is written and read back while the lease holds, and never over an ended job', async () => {
     const job = await store.create(newJob());
-    await store.updateProgress(job.id, { total: 50, done: 20, changed: 5, failed: 1 });
-    expect((await store.get(job.id))?.progress).toEqual({ total: 50, done: 20, changed: 5, failed: 1 });
+    expect(await store.claimLease(job.id, 'A#1', 1000, 60_000)).toBe(true);
+    const counts = { total: 50, done: 20, changed: 5, failed: 1 };
+    expect(await store.updateProgress(job.id, 'A#1', counts)).toBe(true);
+    expect((await store.get(job.id))?.progress).toEqual(counts);
+    // Another attempt (or one whose lease was taken over) writes nothing.
+    expect(await store.updateProgress(job.id, 'A#2', { ...counts, done: 1 })).toBe(false);
+    const final = { total: 50, done: 50, changed: 9, failed: 1 };
+    await store.moveState(job.id, ['QUEUED'], 'PREVIEWED', {
+      leaseOwner: 'A#1',
+      phase: null,
+      releaseLease: true,
+      progress: final,
+    });
+    // A flush still on its way once the job ended: the final counts stay.
+    expect(await store.updateProgress(job.id, 'A#1', counts)).toBe(false);
+    expect((await store.get(job.id))?.progress).toEqual(final);
   });
 });

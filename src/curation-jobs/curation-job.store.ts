@@ -171,8 +171,19 @@ export class CurationJobStore {
     return moved;
   }
 
-  async updateProgress(id: number, progress: JobProgress): Promise<void> {
-    await this.db.updateTable('curation_jobs').set(progressColumns(progress)).where('id', '=', id).execute();
+  /**
+   * Stores a running attempt's counts while `lease` still holds the job; false when it does not. A job
+   * that was ended (its final counts stored with its state, the lease dropped) or taken over keeps what
+   * it has: a flush still on its way cannot write older counts over the final ones.
+   */
+  async updateProgress(id: number, lease: string, progress: JobProgress): Promise<boolean> {
+    const result = await this.db
+      .updateTable('curation_jobs')
+      .set(progressColumns(progress))
+      .where('id', '=', id)
+      .where('lease_owner', '=', lease)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Asks the runner of a RUNNING, APPLYING or UNDOING job to stop; false when the job is in none of them. */

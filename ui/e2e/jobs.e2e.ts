@@ -76,6 +76,27 @@ async function waitForState(page: Page, state: string): Promise<void> {
   await page.getByText(state, { exact: true }).first().waitFor({ timeout: 30_000 });
 }
 
+/** Waits for the job's counts in words; a timeout says what the page showed and what the API answers. */
+async function waitForCounts(page: Page, text: string): Promise<void> {
+  try {
+    await page.getByText(text).waitFor({ timeout: 30_000 });
+  } catch (error) {
+    const heading = await page.getByRole('heading', { level: 1 }).textContent();
+    const id = /(\d+)$/.exec(heading ?? '')?.[1];
+    const shown = await page
+      .getByRole('progressbar', { name: 'Job progress' })
+      .locator('xpath=..')
+      .textContent();
+    const job = id === undefined ? null : ok(await apiCall('GET', `/curation-job/${id}`, undefined, token));
+    throw new Error(
+      `no "${text}": the page shows ${JSON.stringify(shown)}; the API answers ${JSON.stringify(job)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
 describe('curation jobs', () => {
   const browser = useBrowser();
 
@@ -135,7 +156,7 @@ describe('curation jobs', () => {
     // (closing note of issue 13); the counts a curator reopens the job to must be the final ones.
     await page.reload();
     await waitForState(page, 'PREVIEWED');
-    await page.getByText('3 / 3 done').waitFor();
+    await waitForCounts(page, '3 / 3 done');
     const changes = page.getByRole('region', { name: 'Changes' });
     await changes
       .getByText(/added: .*"Catalogued"/)

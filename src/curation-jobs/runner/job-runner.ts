@@ -270,8 +270,7 @@ class Attempt {
       const now = progress();
       if (JSON.stringify(now) === flushed) return;
       flushed = JSON.stringify(now);
-      await store.updateProgress(job.id, now);
-      await runner.announce(job.id, 'PROGRESS');
+      if (await store.updateProgress(job.id, this.lease, now)) await runner.announce(job.id, 'PROGRESS');
     };
     this.counters = progress();
     this.progressFlush = async () => {
@@ -317,7 +316,7 @@ class Attempt {
     // The last word on the lease and on cancel, before the job is ended.
     await heartbeat.beat();
     if (heartbeat.lost || (runner.isClosing && outcome.ended === 'CANCELLED')) {
-      if (!heartbeat.lost) await store.updateProgress(job.id, progress());
+      if (!heartbeat.lost) await store.updateProgress(job.id, this.lease, progress());
       return null;
     }
     const final = progress();
