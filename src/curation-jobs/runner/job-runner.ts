@@ -37,7 +37,7 @@ export interface JobRunnerSettings {
   /** How often progress is flushed and the lease renewed; default min(1 s, lease / 3). */
   readonly heartbeatMs?: number;
   readonly now?: () => number;
-  /** This runner's name on the leases it holds; default a fresh UUID (one per app). */
+  /** This runner's name, which starts each attempt's lease (`name#n`); default a fresh UUID (one per app). */
   readonly instanceId?: string;
 }
 
