@@ -18,7 +18,7 @@ const TITLE = 'http://purl.org/dc/terms/title';
 
 interface Context {
   name: string | null;
-  children: { name: string | null; triple: { object: string } }[];
+  children: { name: string | null; triple: { object: string } | null }[];
 }
 
 let token = '';
@@ -30,8 +30,21 @@ function ok(answer: Awaited<ReturnType<typeof apiCall>>): Record<string, unknown
   return answer.payload;
 }
 
-/** Creates a container with a title under `parent` and answers its IRI. */
+/** The IRIs of the children `parent` has now. */
+async function childrenOf(parent: string): Promise<Set<string>> {
+  const context = ok(
+    await apiCall('GET', `${prefix}?contextUri=${encodeURIComponent(parent)}`, undefined, token),
+  ).RepositoryViewContext as Context;
+  return new Set(context.children.flatMap((child) => (child.triple === null ? [] : [child.triple.object])));
+}
+
+/**
+ * Creates a container with a title under `parent` and answers its IRI: the one new child whose own
+ * context carries the title. (Not "the last child": on the shared service the root holds the other
+ * specs' containers too, and once a job ran over another spec's container of 30 children, not its 3.)
+ */
 async function createContainer(parent: string, title: string): Promise<string> {
+  const before = await childrenOf(parent);
   const context = ok(
     await apiCall(
       'POST',
@@ -40,9 +53,11 @@ async function createContainer(parent: string, title: string): Promise<string> {
       token,
     ),
   ).RepositoryViewContext as Context;
-  const child = context.children.find((candidate) => candidate.name === title) ?? context.children.at(-1);
-  if (child === undefined) throw new Error(`no child ${title}`);
-  return child.triple.object;
+  const fresh = context.children.flatMap((child) =>
+    child.triple === null || before.has(child.triple.object) ? [] : [child.triple.object],
+  );
+  for (const iri of fresh) if ((await nameOf(iri)) === title) return iri;
+  throw new Error(`no new child titled ${title} under ${parent || 'the root'}`);
 }
 
 async function nameOf(uri: string): Promise<string | null> {
@@ -85,7 +100,7 @@ async function waitForCounts(page: Page, text: string): Promise<void> {
     const id = /(\d+)$/.exec(heading ?? '')?.[1];
     const shown = await page
       .getByRole('progressbar', { name: 'Job progress' })
-      .locator('xpath=..')
+      .locator('xpath=../..')
       .textContent();
     const job = id === undefined ? null : ok(await apiCall('GET', `/curation-job/${id}`, undefined, token));
     throw new Error(
