@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 export interface ChildServer {
   readonly name: string;
   readonly url: string;
+  /** The process id (the bench reads its CPU time from /proc). */
+  readonly pid: number;
   /** Why the process ended early, or undefined while it runs. */
   exited(): string | undefined;
   stop(): Promise<void>;
@@ -83,7 +85,7 @@ export function startChildServer(
       clearTimeout(timer);
       child.stdout.off('data', onData);
       child.stdout.resume(); // keep draining the pipe, discarding what arrives
-      resolve({ name, url: match[1]!, exited: () => exitReason, stop });
+      resolve({ name, url: match[1]!, pid: child.pid ?? 0, exited: () => exitReason, stop });
     };
     child.stdout.on('data', onData);
   });

@@ -17,6 +17,12 @@ export interface RunFigures {
   non2xx: number;
   /** 2xx answers whose body is not a SUCCESS envelope (validation failures are HTTP 200 INVALID). */
   notSuccess: number;
+  /**
+   * The server process's own CPU time (user + system, from /proc, 10 ms resolution) per response of the
+   * run, in µs. Steadier than req/s on a shared host: it does not count the time the server waited for
+   * a CPU. Undefined where /proc cannot tell.
+   */
+  cpuUsPerResponse?: number;
 }
 
 export interface ScenarioResult {
@@ -43,6 +49,8 @@ export interface Summary {
   ratio: number;
   /** Where the scenario has a floor: its median req/s, and service ÷ floor, floor ÷ baseline. */
   floor?: { reqPerSec: number; serviceOfFloor: number; floorOfBaseline: number };
+  /** Median CPU µs per response of each side, where every run measured it. */
+  cpuUs?: { service: number; baseline: number; floor?: number };
   goalRatio: number | undefined;
   goal: 'met' | 'missed' | 'n/a';
   problems: string[];
@@ -103,6 +111,14 @@ export function summarize(result: ScenarioResult): Summary {
   const floors = result.runs.flatMap((run) => (run.floor === undefined ? [] : [run.floor.reqPerSec]));
   const floorReqPerSec =
     floors.length === result.runs.length && floors.length > 0 ? median(floors) : undefined;
+  const cpuOf = (side: 'baseline' | 'target' | 'floor') => {
+    const values = result.runs.flatMap((run) => {
+      const value = run[side]?.cpuUsPerResponse;
+      return value === undefined ? [] : [value];
+    });
+    return values.length === result.runs.length && values.length > 0 ? median(values) : undefined;
+  };
+  const [cpuService, cpuBaseline, cpuFloor] = [cpuOf('target'), cpuOf('baseline'), cpuOf('floor')];
   return {
     database: result.database,
     scenario: result.label,
@@ -120,6 +136,14 @@ export function summarize(result: ScenarioResult): Summary {
         floorOfBaseline: floorReqPerSec / of('baseline', 'reqPerSec'),
       },
     }),
+    ...(cpuService !== undefined &&
+      cpuBaseline !== undefined && {
+        cpuUs: {
+          service: cpuService,
+          baseline: cpuBaseline,
+          ...(cpuFloor !== undefined && { floor: cpuFloor }),
+        },
+      }),
     goalRatio: result.goal,
     goal: result.goal === undefined ? 'n/a' : ratio >= result.goal ? 'met' : 'missed',
     problems,
@@ -166,8 +190,30 @@ export function renderFloorTable(summary: Summary[]): string[] {
   ];
 }
 
+/**
+ * CPU time per response, each server's own: what the service adds to bare Fastify's work per request,
+ * without the share of the two CPUs that autocannon and the other processes took meanwhile.
+ */
+export function renderCpuTable(summary: Summary[]): string[] {
+  const measured = summary.filter((s) => s.cpuUs !== undefined);
+  if (measured.length === 0) return [];
+  const us = (value: number | undefined) => (value === undefined ? '–' : round(value, 0));
+  return [
+    '| Database | Scenario | bare µs | floor µs | service µs | service − bare µs | bare ÷ service |',
+    '|---|---|--:|--:|--:|--:|--:|',
+    ...measured.map((s) => {
+      const cpu = s.cpuUs ?? { service: 0, baseline: 0 };
+      return (
+        `| ${s.database} | ${s.scenario} | ${us(cpu.baseline)} | ${us(cpu.floor)} | ${us(cpu.service)} | ` +
+        `${us(cpu.service - cpu.baseline)} | ${round(cpu.baseline / cpu.service, 2)}× |`
+      );
+    }),
+  ];
+}
+
 export function renderMarkdown(report: Report): string {
   const floorTable = renderFloorTable(report.summary);
+  const cpuTable = renderCpuTable(report.summary);
   const flagged = report.summary.filter((s) => s.problems.length > 0);
   const lines = [
     '# Scriptorium benchmark',
@@ -199,6 +245,20 @@ export function renderMarkdown(report: Report): string {
           ...floorTable,
           '',
         ]),
+    ...(cpuTable.length === 0
+      ? []
+      : [
+          '## CPU time per response',
+          '',
+          'Each server’s own CPU time (user + system, from `/proc/<pid>/stat`) over a run, divided by the ' +
+            'responses of that run; medians over the runs. Unlike req/s it leaves out the time a server ' +
+            'waited for one of the two CPUs, so it moves less with the host’s load. On PostgreSQL the ' +
+            'database server’s own CPU is not in the service’s figure. “bare ÷ service” is what the ' +
+            'throughput ratio would be if CPU time per request alone decided it.',
+          '',
+          ...cpuTable,
+          '',
+        ]),
     ...(flagged.length === 0
       ? ['Every response of every run was a 2xx SUCCESS envelope (no errors, timeouts or non-2xx).']
       : [
@@ -217,8 +277,8 @@ export function renderMarkdown(report: Report): string {
     '',
     '## Every run',
     '',
-    '| Database | Scenario | run | baseline req/s | service req/s | service p50 ms | service p99 ms | ratio | floor req/s | problems |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|',
+    '| Database | Scenario | run | baseline req/s | service req/s | service p50 ms | service p99 ms | ratio | floor req/s | CPU µs bare / service / floor | problems |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
     ...report.scenarios.flatMap((s) =>
       s.runs.map(
         (r) =>
@@ -226,6 +286,7 @@ export function renderMarkdown(report: Report): string {
           `${round(r.target.reqPerSec, 0)} | ${ms(r.target.p50Ms)} | ${ms(r.target.p99Ms)} | ` +
           `${round(r.target.reqPerSec / r.baseline.reqPerSec, 2)}× | ` +
           `${r.floor === undefined ? '–' : round(r.floor.reqPerSec, 0)} | ` +
+          `${[r.baseline, r.target, r.floor].map((f) => (f?.cpuUsPerResponse === undefined ? '–' : round(f.cpuUsPerResponse, 0))).join(' / ')} | ` +
           `${[runProblems(r.baseline), runProblems(r.target), r.floor === undefined ? '' : runProblems(r.floor)].filter((p) => p !== '').join('; ') || '–'} |`,
       ),
     ),

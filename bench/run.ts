@@ -25,6 +25,7 @@ import {
   type Scenario,
 } from './scenarios.js';
 import { autocannonVersion, machineFacts } from './shared/machine.js';
+import { cpuMs } from './shared/proc-stat.js';
 import { benchPostgres } from './shared/throwaway-postgres.js';
 import { envInt, RESULTS, ROOT } from './shared/settings.js';
 
@@ -66,6 +67,7 @@ async function start(name: string, entry: string, env: Record<string, string>): 
 }
 
 async function measure(server: ChildServer, scenario: Scenario, seconds: number): Promise<RunFigures> {
+  const cpuBefore = cpuMsOrUndefined(server.pid);
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
@@ -75,7 +77,19 @@ async function measure(server: ChildServer, scenario: Scenario, seconds: number)
   });
   const exited = server.exited();
   if (exited !== undefined) throw new Error(`${server.name} ${exited} during ${scenario.label}`);
-  return figures(result);
+  const cpuAfter = cpuMsOrUndefined(server.pid);
+  const run = figures(result);
+  if (cpuBefore === undefined || cpuAfter === undefined || run.responses === 0) return run;
+  return { ...run, cpuUsPerResponse: ((cpuAfter - cpuBefore) * 1000) / run.responses };
+}
+
+/** The server's CPU time so far, or undefined where /proc cannot tell (not Linux). */
+function cpuMsOrUndefined(pid: number): number | undefined {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return undefined;
+  }
 }
 
 const describe = (f: RunFigures) =>
@@ -165,6 +179,7 @@ async function expectSameAnswer(service: ChildServer, floor: ChildServer, scenar
       method: request.method ?? 'POST',
       headers: request.headers as Record<string, string>,
       body: request.body as string,
+      signal: AbortSignal.timeout(10_000),
     });
     return response.text();
   };
