@@ -5,7 +5,8 @@ import { migrateToLatest } from '../db/migrations/migrate.js';
 import type { ServiceEvent } from '../events/event-bus.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
-import { CurationJobService } from './curation-job.service.js';
+import { OperatorStore } from '../operators/operator.store.js';
+import { CurationJobService, operatorsInOrder } from './curation-job.service.js';
 import { CurationJobStore } from './curation-job.store.js';
 
 /** The state rules of the service without a runner (the queue only records what it was given). */
@@ -149,5 +150,32 @@ describe('CurationJobService states', () => {
     await store.moveState(job.id, ['QUEUED'], 'APPLYING', { phase: 'APPLY' });
     expect((await service.cancel(String(job.id), admin)).state).toBe('APPLYING');
     expect((await store.get(job.id))?.cancelRequested).toBe(true);
+  });
+});
+
+describe('operatorsInOrder (what a job run applies)', () => {
+  it('answers the stored operators in the job’s order, repeats included, and fails on one deleted since', async () => {
+    const operators = new OperatorStore(handle.db);
+    const first = await operators.insert({
+      type: 'CONSTANT_OP',
+      name: 'first',
+      field: 'dc:title',
+      value: 'A',
+    });
+    const second = await operators.insert({
+      type: 'DEFAULT_OP',
+      name: 'second',
+      field: 'dc:date',
+      value: 'B',
+    });
+    const forRun = operatorsInOrder((ids) => operators.inOrder(ids));
+
+    const names = (await forRun([second.id, first.id, second.id])).map((operator) => operator.name);
+    expect(names).toEqual(['second', 'first', 'second']);
+
+    await operators.delete(first.id);
+    await expect(forRun([second.id, first.id])).rejects.toThrow(
+      `Operator with id ${first.id} does not exist (deleted after the job was created)`,
+    );
   });
 });

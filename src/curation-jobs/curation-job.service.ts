@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/roles.js';
 import { NO_EVENTS, type EventBus } from '../events/event-bus.js';
 import type { Operator } from '../operators/operator.js';
+import type { OperatorsInOrder } from '../operators/operator.store.js';
 import { resolveContextUri } from '../repository-view-context/context-uri.js';
 import {
   parsePathId,
@@ -295,18 +296,19 @@ export function jobTargetOpener(views: RepositoryViewService): (viewId: number) 
   };
 }
 
-/** The stored operators with these ids, in this order, for a run; a missing one fails the job. */
+/**
+ * The stored operators with these ids, in this order, for a run; a missing one fails the job. The store's
+ * `inOrder` orders them (and keeps the ordered list while nothing is written), as for `POST /operators/apply`.
+ */
 export function operatorsInOrder(
-  find: (ids: readonly number[]) => Promise<readonly Operator[]>,
+  inOrder: (ids: readonly number[]) => Promise<OperatorsInOrder>,
 ): (ids: readonly number[]) => Promise<readonly Operator[]> {
   return async (ids) => {
-    const found = await find(ids);
-    return ids.map((id) => {
-      const operator = found.find((candidate) => candidate.id === id);
-      if (operator === undefined)
-        throw new Error(`${msg.doesNotExist('Operator', id)} (deleted after the job was created)`);
-      return operator;
-    });
+    const { operators, missing } = await inOrder(ids);
+    const [gone] = missing;
+    if (gone !== undefined)
+      throw new Error(`${msg.doesNotExist('Operator', gone)} (deleted after the job was created)`);
+    return operators;
   };
 }
 

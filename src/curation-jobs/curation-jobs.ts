@@ -49,7 +49,7 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     {
       store,
       openTarget: jobTargetOpener(deps.views),
-      operators: operatorsInOrder(findOperators),
+      operators: operatorsInOrder((ids) => deps.operators.inOrder(ids)),
       events: deps.events,
       warn: deps.warn,
     },
