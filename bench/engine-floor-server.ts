@@ -6,6 +6,13 @@ import type { Operator } from '../src/operators/operator.js';
 import { operatorBodies } from './scenarios.js';
 
 /**
+ * The floors of the list and apply scenarios, in one process.
+ *
+ * The list scenario's floor: bare Fastify answering `GET /internal/metadata` with the bytes the service
+ * answered for the same request, held as one string (BENCH_FLOOR_LIST_BODY): what sending this answer
+ * costs, where bare-server.ts sends a hundred bytes. The service keeps the list's JSON while nothing is
+ * written too, so neither serializes the rows per request.
+ *
  * The apply scenario's floor: bare Fastify (logger at info, like bare-server.ts) doing only the work the
  * answer needs. The body goes through Fastify's JSON parser, the bench's ten operators (held in memory,
  * named with the run's prefix, BENCH_FLOOR_PREFIX) run on its document in the service's own engine, and
@@ -18,7 +25,12 @@ const prefix = process.env.BENCH_FLOOR_PREFIX ?? '';
 const required = (process.env.BENCH_FLOOR_REQUIRED ?? '').split(',').filter((field) => field !== '');
 const operators = operatorBodies(prefix).map((body, i) => ({ ...body, id: i + 1 }) as unknown as Operator);
 
+const listBody = process.env.BENCH_FLOOR_LIST_BODY ?? '';
+
 const app = Fastify({ logger: { level: 'info' } });
+app.get('/internal/metadata', (_request, reply) =>
+  reply.type('application/json; charset=utf-8').send(listBody),
+);
 app.post('/operators/apply', (request) => {
   const body = request.body as { document: MappingDocument; operators: number[] };
   if (body.operators.length !== operators.length)

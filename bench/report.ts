@@ -31,7 +31,7 @@ export interface ScenarioResult {
   label: string;
   /** The least ratio the scenario must reach; undefined: no goal. */
   goal: number | undefined;
-  /** `floor`: the scenario's floor server, where it has one (apply: bench/engine-floor-server.ts). */
+  /** `floor`: the scenario's floor server, where it has one (list, apply: bench/engine-floor-server.ts). */
   runs: { run: number; baseline: RunFigures; target: RunFigures; floor?: RunFigures }[];
   /** A check made after the runs, e.g. that every successful POST created exactly one row. */
   check?: { ok: boolean; text: string };
@@ -47,7 +47,7 @@ export interface Summary {
   baselineP50Ms: number;
   baselineP99Ms: number;
   ratio: number;
-  /** Where the scenario has a floor: its median req/s, and service ÷ floor, floor ÷ baseline. */
+  /** Where the scenario has a floor (list, apply): its median req/s, and service ÷ floor, floor ÷ baseline. */
   floor?: { reqPerSec: number; serviceOfFloor: number; floorOfBaseline: number };
   /** Median CPU µs per response of each side, where every run measured it. */
   cpuUs?: { service: number; baseline: number; floor?: number };
@@ -234,13 +234,15 @@ export function renderMarkdown(report: Report): string {
     ...(floorTable.length === 0
       ? []
       : [
-          '## Apply against its floor',
+          '## Against the floor',
           '',
-          'The floor is bare Fastify doing only the work the answer needs (`bench/engine-floor-server.ts`): ' +
-            'the same body through Fastify’s JSON parser, the same ten operators run in memory by the ' +
-            'service’s own engine, the same MappedDocument envelope (checked byte for byte against the ' +
-            'service’s answer before the runs). No authentication, database, schema check or security ' +
-            'headers. Its runs interleave with the other two; medians as above.',
+          'A floor is bare Fastify doing only the work the answer needs (`bench/engine-floor-server.ts`), ' +
+            'answering the bench’s request with the service’s bytes (checked byte for byte before the runs). ' +
+            'List: the service’s answer held as one string, so the floor is what sending these 7 KB costs ' +
+            '(bare Fastify sends a hundred bytes). Apply: the same body through Fastify’s JSON parser, the ' +
+            'same ten operators run in memory by the service’s own engine, the same MappedDocument envelope. ' +
+            'No authentication, database, schema check or security headers. Its runs interleave with the ' +
+            'other two; medians as above.',
           '',
           ...floorTable,
           '',

@@ -116,14 +116,15 @@ async function benchDatabase(
       (auth.authorization === undefined ? ' (no sign-in in this build)' : ', signed in as admin'),
   );
   authNote.add(auth.authorization === undefined ? 'none (build without sign-in)' : 'Bearer token of admin');
-  const floor = await start(`engine floor (${database})`, 'bench/engine-floor-server.ts', {
+  const floor = await start(`floors (${database})`, 'bench/engine-floor-server.ts', {
     BENCH_FLOOR_PREFIX: prefix,
     BENCH_FLOOR_REQUIRED: requiredSeedFields(prefix).join(','),
+    BENCH_FLOOR_LIST_BODY: await answerOf(service, scenarioRequest(scenarios, 'list')),
   });
-  await expectSameAnswer(service, floor, scenarios);
+  for (const key of FLOORED) await expectSameAnswer(service, floor, scenarioRequest(scenarios, key));
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
-    const floorSide = scenario.key === 'apply' ? floor : undefined;
+    const floorSide = FLOORED.includes(scenario.key) ? floor : undefined;
     let served = 0; // successful service responses, warm-up included
     let measuredRuns = 0;
     if (warmup > 0) {
@@ -145,7 +146,7 @@ async function benchDatabase(
       console.log(describe(target));
       let floorRun: RunFigures | undefined;
       if (floorSide !== undefined) {
-        process.stdout.write(`${tag} · engine floor … `);
+        process.stdout.write(`${tag} · floor … `);
         floorRun = await measure(floorSide, scenario, duration);
         console.log(describe(floorRun));
       }
@@ -170,23 +171,36 @@ async function benchDatabase(
   return results;
 }
 
-/** The floor must answer the apply scenario's request with the service's bytes, or it floors nothing. */
-async function expectSameAnswer(service: ChildServer, floor: ChildServer, scenarios: Scenario[]) {
-  const request = scenarios.find((s) => s.key === 'apply')?.requests[0];
-  if (request === undefined) throw new Error('no apply scenario to floor');
-  const answer = async (server: ChildServer) => {
-    const response = await fetch(new URL(request.path ?? '/', server.url), {
-      method: request.method ?? 'POST',
-      headers: request.headers as Record<string, string>,
-      body: request.body as string,
-      signal: AbortSignal.timeout(10_000),
-    });
-    return response.text();
-  };
-  const [expected, actual] = [await answer(service), await answer(floor)];
+/** The scenarios measured against a floor (bench/engine-floor-server.ts) as well. */
+const FLOORED = ['list', 'apply'];
+
+type BenchRequest = Scenario['requests'][number];
+
+function scenarioRequest(scenarios: Scenario[], key: string): BenchRequest {
+  const request = scenarios.find((s) => s.key === key)?.requests[0];
+  if (request === undefined) throw new Error(`no ${key} scenario to floor`);
+  return request;
+}
+
+/** The body `server` answers `request` with (the bench's own header set, so the same bytes). */
+async function answerOf(server: ChildServer, request: BenchRequest): Promise<string> {
+  const response = await fetch(new URL(request.path ?? '/', server.url), {
+    method: request.method ?? 'GET',
+    headers: request.headers as Record<string, string>,
+    ...(request.body === undefined ? {} : { body: request.body as string }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return response.text();
+}
+
+/** A floor must answer a scenario's request with the service's bytes, or it floors nothing. */
+async function expectSameAnswer(service: ChildServer, floor: ChildServer, request: BenchRequest) {
+  const [expected, actual] = [await answerOf(service, request), await answerOf(floor, request)];
   if (actual !== expected)
-    throw new Error(`the engine floor answers\n${actual}\nwhere the service answers\n${expected}`);
-  console.log('   engine floor answers the apply request with the service’s bytes');
+    throw new Error(`the floor answers\n${actual}\nwhere the service answers\n${expected}`);
+  console.log(
+    `   the floor answers ${request.method ?? 'GET'} ${request.path ?? '/'} with the service’s bytes`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -215,8 +229,9 @@ async function main(): Promise<void> {
       failedResponse: `connection error, timeout, non-2xx, or a body not starting with ${SUCCESS_PREFIX}`,
       processes: 'autocannon in the parent process, each server in its own child; all share the CPUs',
       floor:
-        'apply only: node --import tsx bench/engine-floor-server.ts, bare Fastify running the same engine on ' +
-        'the same ten operators in memory, answering the same bytes (checked); measured after each service run',
+        'list and apply: node --import tsx bench/engine-floor-server.ts, bare Fastify answering the same bytes ' +
+        '(checked): the list as one constant string, the apply by running the same engine on the same ten ' +
+        'operators in memory; measured after each service run',
     },
     summary: [],
     goalHolds: false,
