@@ -108,16 +108,17 @@ export function summarize(result: ScenarioResult): Summary {
   }
   if (result.check?.ok === false) problems.push(result.check.text);
   const ratio = of('target', 'reqPerSec') / of('baseline', 'reqPerSec');
-  const floors = result.runs.flatMap((run) => (run.floor === undefined ? [] : [run.floor.reqPerSec]));
-  const floorReqPerSec =
-    floors.length === result.runs.length && floors.length > 0 ? median(floors) : undefined;
-  const cpuOf = (side: 'baseline' | 'target' | 'floor') => {
+  // A figure some run lacks (no floor side, no /proc) is not summarized: a median of some runs only would mislead.
+  const medianOfEveryRun = (pick: (run: ScenarioResult['runs'][number]) => number | undefined) => {
     const values = result.runs.flatMap((run) => {
-      const value = run[side]?.cpuUsPerResponse;
+      const value = pick(run);
       return value === undefined ? [] : [value];
     });
     return values.length === result.runs.length && values.length > 0 ? median(values) : undefined;
   };
+  const floorReqPerSec = medianOfEveryRun((run) => run.floor?.reqPerSec);
+  const cpuOf = (side: 'baseline' | 'target' | 'floor') =>
+    medianOfEveryRun((run) => run[side]?.cpuUsPerResponse);
   const [cpuService, cpuBaseline, cpuFloor] = [cpuOf('target'), cpuOf('baseline'), cpuOf('floor')];
   return {
     database: result.database,

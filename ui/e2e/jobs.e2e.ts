@@ -30,12 +30,17 @@ function ok(answer: Awaited<ReturnType<typeof apiCall>>): Record<string, unknown
   return answer.payload;
 }
 
+/** The IRIs of a context's children. */
+function childIris(context: Context): string[] {
+  return context.children.flatMap((child) => (child.triple === null ? [] : [child.triple.object]));
+}
+
 /** The IRIs of the children `parent` has now. */
 async function childrenOf(parent: string): Promise<Set<string>> {
   const context = ok(
     await apiCall('GET', `${prefix}?contextUri=${encodeURIComponent(parent)}`, undefined, token),
   ).RepositoryViewContext as Context;
-  return new Set(context.children.flatMap((child) => (child.triple === null ? [] : [child.triple.object])));
+  return new Set(childIris(context));
 }
 
 /**
@@ -53,9 +58,7 @@ async function createContainer(parent: string, title: string): Promise<string> {
       token,
     ),
   ).RepositoryViewContext as Context;
-  const fresh = context.children.flatMap((child) =>
-    child.triple === null || before.has(child.triple.object) ? [] : [child.triple.object],
-  );
+  const fresh = childIris(context).filter((iri) => !before.has(iri));
   for (const iri of fresh) if ((await nameOf(iri)) === title) return iri;
   throw new Error(`no new child titled ${title} under ${parent || 'the root'}`);
 }
