@@ -2,7 +2,10 @@ import Fastify from 'fastify';
 import { success } from '../src/http/envelope.js';
 import { applyOperators } from '../src/operators/engine/apply-operators.js';
 import type { MappingDocument } from '../src/operators/engine/mapping-document.js';
+import { ApplyBody } from '../src/operators/operator-apply.schema.js';
 import type { Operator } from '../src/operators/operator.js';
+import { compiledCheck } from '../src/shared/body-check.js';
+import { floorObligations } from './floor-obligations.js';
 import { operatorBodies } from './scenarios.js';
 
 /**
@@ -20,6 +23,10 @@ import { operatorBodies } from './scenarios.js';
  * come in BENCH_FLOOR_REQUIRED, comma-separated), serialized by JSON.stringify as the service does.
  * No authentication, database, body schema, security headers or request id: what the service adds over
  * this is its own per-request cost. run.ts checks that both answer the bench's body with the same bytes.
+ *
+ * With BENCH_FLOOR_OBLIGATIONS=1 the same server is the "obligations floor": it also does what every
+ * request to the service must do (floor-obligations.ts: connection limits, request id, security headers,
+ * the sign-in check with revocation seen at once) and checks the apply body against the service's schema.
  */
 const prefix = process.env.BENCH_FLOOR_PREFIX ?? '';
 const required = (process.env.BENCH_FLOOR_REQUIRED ?? '').split(',').filter((field) => field !== '');
@@ -27,11 +34,17 @@ const operators = operatorBodies(prefix).map((body, i) => ({ ...body, id: i + 1 
 
 const listBody = process.env.BENCH_FLOOR_LIST_BODY ?? '';
 
-const app = Fastify({ logger: { level: 'info' } });
+const obligations = process.env.BENCH_FLOOR_OBLIGATIONS === '1' ? floorObligations(process.env) : undefined;
+const checkBody = compiledCheck(ApplyBody);
+
+const app = Fastify({ logger: { level: 'info' }, ...obligations?.fastifyOptions });
+obligations?.register(app);
 app.get('/internal/metadata', (_request, reply) =>
   reply.type('application/json; charset=utf-8').send(listBody),
 );
 app.post('/operators/apply', (request) => {
+  if (obligations !== undefined && !checkBody.Check(request.body))
+    throw new Error('the body fails its schema');
   const body = request.body as { document: MappingDocument; operators: number[] };
   if (body.operators.length !== operators.length)
     throw new Error('the floor knows the bench’s ten operators only');

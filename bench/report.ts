@@ -31,8 +31,17 @@ export interface ScenarioResult {
   label: string;
   /** The least ratio the scenario must reach; undefined: no goal. */
   goal: number | undefined;
-  /** `floor`: the scenario's floor server, where it has one (list, apply: bench/engine-floor-server.ts). */
-  runs: { run: number; baseline: RunFigures; target: RunFigures; floor?: RunFigures }[];
+  /**
+   * `floor` and `obligations`: the scenario's two floor servers, where it has them (list, apply:
+   * bench/engine-floor-server.ts, the work alone and the work with every request's obligations).
+   */
+  runs: {
+    run: number;
+    baseline: RunFigures;
+    target: RunFigures;
+    floor?: RunFigures;
+    obligations?: RunFigures;
+  }[];
   /** A check made after the runs, e.g. that every successful POST created exactly one row. */
   check?: { ok: boolean; text: string };
 }
@@ -47,14 +56,23 @@ export interface Summary {
   baselineP50Ms: number;
   baselineP99Ms: number;
   ratio: number;
-  /** Where the scenario has a floor (list, apply): its median req/s, and service ÷ floor, floor ÷ baseline. */
-  floor?: { reqPerSec: number; serviceOfFloor: number; floorOfBaseline: number };
+  /** Where the scenario has floors (list, apply): each one's median req/s, service ÷ it, it ÷ baseline. */
+  floor?: FloorFigures;
+  obligations?: FloorFigures;
   /** Median CPU µs per response of each side, where every run measured it. */
-  cpuUs?: { service: number; baseline: number; floor?: number };
+  cpuUs?: { service: number; baseline: number; floor?: number; obligations?: number };
   goalRatio: number | undefined;
   goal: 'met' | 'missed' | 'n/a';
   problems: string[];
 }
+
+export interface FloorFigures {
+  reqPerSec: number;
+  serviceOfFloor: number;
+  floorOfBaseline: number;
+}
+
+type Side = 'baseline' | 'target' | 'floor' | 'obligations';
 
 export interface Report {
   date: string;
@@ -100,7 +118,7 @@ export function summarize(result: ScenarioResult): Summary {
     median(result.runs.map((run) => run[side][key]));
   const problems: string[] = [];
   for (const run of result.runs) {
-    for (const side of ['baseline', 'target', 'floor'] as const) {
+    for (const side of ['baseline', 'target', 'floor', 'obligations'] as const) {
       const figures = run[side];
       const problem = figures === undefined ? '' : runProblems(figures);
       if (problem !== '') problems.push(`run ${run.run} ${side}: ${problem}`);
@@ -116,10 +134,20 @@ export function summarize(result: ScenarioResult): Summary {
     });
     return values.length === result.runs.length && values.length > 0 ? median(values) : undefined;
   };
-  const floorReqPerSec = medianOfEveryRun((run) => run.floor?.reqPerSec);
-  const cpuOf = (side: 'baseline' | 'target' | 'floor') =>
-    medianOfEveryRun((run) => run[side]?.cpuUsPerResponse);
-  const [cpuService, cpuBaseline, cpuFloor] = [cpuOf('target'), cpuOf('baseline'), cpuOf('floor')];
+  const floorFigures = (side: 'floor' | 'obligations'): FloorFigures | undefined => {
+    const reqPerSec = medianOfEveryRun((run) => run[side]?.reqPerSec);
+    return reqPerSec === undefined
+      ? undefined
+      : {
+          reqPerSec,
+          serviceOfFloor: of('target', 'reqPerSec') / reqPerSec,
+          floorOfBaseline: reqPerSec / of('baseline', 'reqPerSec'),
+        };
+  };
+  const [floor, obligations] = [floorFigures('floor'), floorFigures('obligations')];
+  const cpuOf = (side: Side) => medianOfEveryRun((run) => run[side]?.cpuUsPerResponse);
+  const [cpuService, cpuBaseline] = [cpuOf('target'), cpuOf('baseline')];
+  const [cpuFloor, cpuObligations] = [cpuOf('floor'), cpuOf('obligations')];
   return {
     database: result.database,
     scenario: result.label,
@@ -130,19 +158,15 @@ export function summarize(result: ScenarioResult): Summary {
     baselineP50Ms: of('baseline', 'p50Ms'),
     baselineP99Ms: of('baseline', 'p99Ms'),
     ratio,
-    ...(floorReqPerSec !== undefined && {
-      floor: {
-        reqPerSec: floorReqPerSec,
-        serviceOfFloor: of('target', 'reqPerSec') / floorReqPerSec,
-        floorOfBaseline: floorReqPerSec / of('baseline', 'reqPerSec'),
-      },
-    }),
+    ...(floor !== undefined && { floor }),
+    ...(obligations !== undefined && { obligations }),
     ...(cpuService !== undefined &&
       cpuBaseline !== undefined && {
         cpuUs: {
           service: cpuService,
           baseline: cpuBaseline,
           ...(cpuFloor !== undefined && { floor: cpuFloor }),
+          ...(cpuObligations !== undefined && { obligations: cpuObligations }),
         },
       }),
     goalRatio: result.goal,
@@ -180,13 +204,17 @@ export function renderTable(summary: Summary[]): string {
 export function renderFloorTable(summary: Summary[]): string[] {
   const withFloor = summary.filter((s) => s.floor !== undefined);
   if (withFloor.length === 0) return [];
+  const reqs = (f: FloorFigures | undefined) => (f === undefined ? '–' : round(f.reqPerSec, 0));
+  const times = (value: number | undefined) => (value === undefined ? '–' : `${round(value, 2)}×`);
   return [
-    '| Database | Scenario | bare req/s | floor req/s | floor ÷ bare | service req/s | service ÷ floor |',
-    '|---|---|--:|--:|--:|--:|--:|',
+    '| Database | Scenario | bare req/s | floor req/s | floor ÷ bare | obligations floor req/s | obligations floor ÷ bare | service req/s | service ÷ floor | service ÷ obligations floor |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...withFloor.map(
       (s) =>
-        `| ${s.database} | ${s.scenario} | ${round(s.baselineReqPerSec, 0)} | ${round(s.floor?.reqPerSec ?? 0, 0)} | ` +
-        `${round(s.floor?.floorOfBaseline ?? 0, 2)}× | ${round(s.reqPerSec, 0)} | ${round(s.floor?.serviceOfFloor ?? 0, 2)}× |`,
+        `| ${s.database} | ${s.scenario} | ${round(s.baselineReqPerSec, 0)} | ` +
+        `${reqs(s.floor)} | ${times(s.floor?.floorOfBaseline)} | ` +
+        `${reqs(s.obligations)} | ${times(s.obligations?.floorOfBaseline)} | ` +
+        `${round(s.reqPerSec, 0)} | ${times(s.floor?.serviceOfFloor)} | ${times(s.obligations?.serviceOfFloor)} |`,
     ),
   ];
 }
@@ -200,13 +228,15 @@ export function renderCpuTable(summary: Summary[]): string[] {
   if (measured.length === 0) return [];
   const us = (value: number | undefined) => (value === undefined ? '–' : round(value, 0));
   return [
-    '| Database | Scenario | bare µs | floor µs | service µs | service − bare µs | bare ÷ service |',
-    '|---|---|--:|--:|--:|--:|--:|',
+    '| Database | Scenario | bare µs | floor µs | obligations floor µs | service µs | service − obligations floor µs | service − bare µs | bare ÷ service |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
     ...measured.map((s) => {
       const cpu = s.cpuUs ?? { service: 0, baseline: 0 };
+      const overObligations = cpu.obligations === undefined ? undefined : cpu.service - cpu.obligations;
       return (
-        `| ${s.database} | ${s.scenario} | ${us(cpu.baseline)} | ${us(cpu.floor)} | ${us(cpu.service)} | ` +
-        `${us(cpu.service - cpu.baseline)} | ${round(cpu.baseline / cpu.service, 2)}× |`
+        `| ${s.database} | ${s.scenario} | ${us(cpu.baseline)} | ${us(cpu.floor)} | ${us(cpu.obligations)} | ` +
+        `${us(cpu.service)} | ${us(overObligations)} | ${us(cpu.service - cpu.baseline)} | ` +
+        `${round(cpu.baseline / cpu.service, 2)}× |`
       );
     }),
   ];
@@ -242,8 +272,14 @@ export function renderMarkdown(report: Report): string {
             'List: the service’s answer held as one string, so the floor is what sending these 7 KB costs ' +
             '(bare Fastify sends a hundred bytes). Apply: the same body through Fastify’s JSON parser, the ' +
             'same ten operators run in memory by the service’s own engine, the same MappedDocument envelope. ' +
-            'No authentication, database, schema check or security headers. Its runs interleave with the ' +
-            'other two; medians as above.',
+            'No authentication, database, schema check or security headers. ' +
+            'The obligations floor is the same server doing, besides, what every request to the service must ' +
+            'do (`bench/floor-obligations.ts`): the service’s connection limits and request id, its security ' +
+            'headers, the sign-in check with revocation seen at once (a session held in memory; on SQLite one ' +
+            '`PRAGMA data_version` of the service’s database file per request, as the service reads it; on ' +
+            'PostgreSQL nothing, as the service hears of changes by LISTEN), and, for apply, the body checked ' +
+            'against the service’s schema. What the service spends over it is its own structure. The floors’ ' +
+            'runs interleave with the other two; medians as above.',
           '',
           ...floorTable,
           '',
@@ -280,7 +316,7 @@ export function renderMarkdown(report: Report): string {
     '',
     '## Every run',
     '',
-    '| Database | Scenario | run | baseline req/s | service req/s | service p50 ms | service p99 ms | ratio | floor req/s | CPU µs bare / service / floor | problems |',
+    '| Database | Scenario | run | baseline req/s | service req/s | service p50 ms | service p99 ms | ratio | floor / obligations floor req/s | CPU µs bare / service / floor / obligations floor | problems |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
     ...report.scenarios.flatMap((s) =>
       s.runs.map(
@@ -288,9 +324,14 @@ export function renderMarkdown(report: Report): string {
           `| ${s.database} | ${s.label} | ${r.run} | ${round(r.baseline.reqPerSec, 0)} | ` +
           `${round(r.target.reqPerSec, 0)} | ${ms(r.target.p50Ms)} | ${ms(r.target.p99Ms)} | ` +
           `${round(r.target.reqPerSec / r.baseline.reqPerSec, 2)}× | ` +
-          `${r.floor === undefined ? '–' : round(r.floor.reqPerSec, 0)} | ` +
-          `${[r.baseline, r.target, r.floor].map((f) => (f?.cpuUsPerResponse === undefined ? '–' : round(f.cpuUsPerResponse, 0))).join(' / ')} | ` +
-          `${[runProblems(r.baseline), runProblems(r.target), r.floor === undefined ? '' : runProblems(r.floor)].filter((p) => p !== '').join('; ') || '–'} |`,
+          `${[r.floor, r.obligations].map((f) => (f === undefined ? '–' : round(f.reqPerSec, 0))).join(' / ')} | ` +
+          `${[r.baseline, r.target, r.floor, r.obligations].map((f) => (f?.cpuUsPerResponse === undefined ? '–' : round(f.cpuUsPerResponse, 0))).join(' / ')} | ` +
+          `${
+            [r.baseline, r.target, r.floor, r.obligations]
+              .map((f) => (f === undefined ? '' : runProblems(f)))
+              .filter((p) => p !== '')
+              .join('; ') || '–'
+          } |`,
       ),
     ),
     '',

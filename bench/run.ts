@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { loadConfig } from '../src/config/config.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 import {
   figures,
@@ -116,12 +117,24 @@ async function benchDatabase(
       (auth.authorization === undefined ? ' (no sign-in in this build)' : ', signed in as admin'),
   );
   authNote.add(auth.authorization === undefined ? 'none (build without sign-in)' : 'Bearer token of admin');
-  const floor = await start(`floors (${database})`, 'bench/engine-floor-server.ts', {
+  const floorEnv = {
     BENCH_FLOOR_PREFIX: prefix,
     BENCH_FLOOR_REQUIRED: requiredSeedFields(prefix).join(','),
     BENCH_FLOOR_LIST_BODY: await answerOf(service, scenarioRequest(scenarios, 'list')),
+  };
+  const floor = await start(`floors (${database})`, 'bench/engine-floor-server.ts', floorEnv);
+  // The obligations floor reads the data version of the service's own SQLite file, as the service does.
+  const { database: where } = loadConfig(env);
+  const obligations = await start(`obligations floor (${database})`, 'bench/engine-floor-server.ts', {
+    ...floorEnv,
+    BENCH_FLOOR_OBLIGATIONS: '1',
+    BENCH_FLOOR_TOKEN: auth.authorization ?? '',
+    BENCH_FLOOR_SQLITE_FILE: where.kind === 'sqlite' ? where.file : '',
   });
-  for (const key of FLOORED) await expectSameAnswer(service, floor, scenarioRequest(scenarios, key));
+  for (const key of FLOORED) {
+    await expectSameAnswer(service, floor, scenarioRequest(scenarios, key));
+    await expectSameAnswer(service, obligations, scenarioRequest(scenarios, key));
+  }
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     const floorSide = FLOORED.includes(scenario.key) ? floor : undefined;
@@ -131,7 +144,10 @@ async function benchDatabase(
       console.log(`warm-up ${warmup} s: ${scenario.label}`);
       await measure(bare, scenario, warmup);
       const warm = await measure(service, scenario, warmup);
-      if (floorSide !== undefined) await measure(floorSide, scenario, warmup);
+      if (floorSide !== undefined) {
+        await measure(floorSide, scenario, warmup);
+        await measure(obligations, scenario, warmup);
+      }
       served += warm.responses - warm.non2xx - warm.notSuccess;
       measuredRuns++;
     }
@@ -144,13 +160,17 @@ async function benchDatabase(
       process.stdout.write(`${tag} · Scriptorium … `);
       const target = await measure(service, scenario, duration);
       console.log(describe(target));
-      let floorRun: RunFigures | undefined;
+      let floors: { floor: RunFigures; obligations: RunFigures } | undefined;
       if (floorSide !== undefined) {
         process.stdout.write(`${tag} · floor … `);
-        floorRun = await measure(floorSide, scenario, duration);
+        const floorRun = await measure(floorSide, scenario, duration);
         console.log(describe(floorRun));
+        process.stdout.write(`${tag} · obligations floor … `);
+        const obligationsRun = await measure(obligations, scenario, duration);
+        console.log(describe(obligationsRun));
+        floors = { floor: floorRun, obligations: obligationsRun };
       }
-      result.runs.push({ run, baseline, target, ...(floorRun !== undefined && { floor: floorRun }) });
+      result.runs.push({ run, baseline, target, ...floors });
       served += target.responses - target.non2xx - target.notSuccess;
       measuredRuns++;
     }
@@ -168,6 +188,7 @@ async function benchDatabase(
   }
   await service.stop();
   await floor.stop();
+  await obligations.stop();
   return results;
 }
 
