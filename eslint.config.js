@@ -10,6 +10,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      '.bench-build/**',
       'node_modules/**',
       'data/**',
       'coverage/**',

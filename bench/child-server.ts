@@ -17,7 +17,8 @@ const LISTENING = /"msg":"Server listening at (http:\/\/[^"\s]+:\d+)"/;
 const SCRUBBED = ['DATABASE_URL', 'PORT', 'HOST', 'LOG_LEVEL', 'NODE_OPTIONS'];
 
 /**
- * Starts `node --import tsx <entry>` (under the CPU profiler when BENCH_CPU_PROF_DIR is set) and resolves
+ * Starts `node <entry>` for a compiled entry (.js), `node --import tsx <entry>` for a TypeScript one
+ * (under the CPU profiler when BENCH_CPU_PROF_DIR is set), and resolves
  * once its "Server listening" log line names the port.
  * Afterwards stdout (the info-level request log) is still drained, undecoded and discarded, so the
  * child never blocks on a full pipe.
@@ -35,7 +36,9 @@ export function startChildServer(
   // BENCH_CPU_PROF_DIR: every child writes a V8 CPU profile there when it stops (see PROFILE.md, Method).
   const profiling = process.env.BENCH_CPU_PROF_DIR;
   const profiler = profiling === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profiling}`];
-  const child = spawn(process.execPath, [...profiler, '--import', 'tsx', entry], {
+  // A compiled entry (.js) runs as the service runs in production, without the loader.
+  const loader = entry.endsWith('.js') ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...profiler, ...loader, entry], {
     cwd,
     env: { ...childEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

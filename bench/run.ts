@@ -25,6 +25,7 @@ import {
   SUCCESS_PREFIX,
   type Scenario,
 } from './scenarios.js';
+import { compiledEntry, compileServers } from './shared/compiled.js';
 import { autocannonVersion, machineFacts } from './shared/machine.js';
 import { cpuMs } from './shared/proc-stat.js';
 import { benchPostgres } from './shared/throwaway-postgres.js';
@@ -102,9 +103,9 @@ async function benchDatabase(
   bare: ChildServer,
   env: Record<string, string>,
 ): Promise<ScenarioResult[]> {
-  console.log(`\n== ${database}: starting node --import tsx src/main.ts`);
+  console.log(`\n== ${database}: starting node ${SERVICE}`);
   const password = randomBytes(18).toString('base64url');
-  const service = await start(`scriptorium (${database})`, 'src/main.ts', {
+  const service = await start(`scriptorium (${database})`, SERVICE, {
     ...env,
     SCRIPTORIUM_ADMIN_USERNAME: 'admin',
     SCRIPTORIUM_ADMIN_PASSWORD: password,
@@ -122,10 +123,10 @@ async function benchDatabase(
     BENCH_FLOOR_REQUIRED: requiredSeedFields(prefix).join(','),
     BENCH_FLOOR_LIST_BODY: await answerOf(service, scenarioRequest(scenarios, 'list')),
   };
-  const floor = await start(`floors (${database})`, 'bench/engine-floor-server.ts', floorEnv);
+  const floor = await start(`floors (${database})`, FLOORS, floorEnv);
   // The obligations floor reads the data version of the service's own SQLite file, as the service does.
   const { database: where } = loadConfig(env);
-  const obligations = await start(`obligations floor (${database})`, 'bench/engine-floor-server.ts', {
+  const obligations = await start(`obligations floor (${database})`, FLOORS, {
     ...floorEnv,
     BENCH_FLOOR_OBLIGATIONS: '1',
     BENCH_FLOOR_TOKEN: auth.authorization ?? '',
@@ -192,6 +193,11 @@ async function benchDatabase(
   return results;
 }
 
+/** The servers, compiled (shared/compiled.ts). */
+const SERVICE = compiledEntry('src/main.ts');
+const BARE = compiledEntry('bench/bare-server.ts');
+const FLOORS = compiledEntry('bench/engine-floor-server.ts');
+
 /** The scenarios measured against a floor (bench/engine-floor-server.ts) as well. */
 const FLOORED = ['list', 'apply'];
 
@@ -235,9 +241,12 @@ async function main(): Promise<void> {
       durationSeconds: duration,
       runs,
       warmupSeconds: warmup,
-      service: 'node --import tsx src/main.ts, LOG_LEVEL=info (the production default)',
+      compiled:
+        'every server runs on tsc’s output as `npm start` runs the service (plain node, no loader): ' +
+        'bench/tsconfig.servers.json compiles src and bench into .bench-build before the runs',
+      service: `node ${SERVICE}, LOG_LEVEL=info (the production default)`,
       baseline:
-        'node --import tsx bench/bare-server.ts: Fastify 5, logger at info, one GET/POST wildcard route ' +
+        `node ${BARE}: Fastify 5, logger at info, one GET/POST wildcard route ` +
         'returning a constant envelope; it receives exactly the same requests (paths and bodies)',
       logging:
         'both servers write two JSON log lines per request to a stdout pipe that this process drains ' +
@@ -250,7 +259,7 @@ async function main(): Promise<void> {
       failedResponse: `connection error, timeout, non-2xx, or a body not starting with ${SUCCESS_PREFIX}`,
       processes: 'autocannon in the parent process, each server in its own child; all share the CPUs',
       floor:
-        'list and apply: node --import tsx bench/engine-floor-server.ts, bare Fastify answering the same bytes ' +
+        `list and apply: node ${FLOORS}, bare Fastify answering the same bytes ` +
         '(checked): the list as one constant string, the apply by running the same engine on the same ten ' +
         'operators in memory; measured after each service run',
     },
@@ -263,7 +272,9 @@ async function main(): Promise<void> {
       `${CONNECTIONS} connections, ${duration} s per run, ${runs} runs per side, ${warmup} s warm-up`,
   );
 
-  const bare = await start('bare Fastify', 'bench/bare-server.ts', {});
+  console.log('compiling the servers (tsc -p bench/tsconfig.servers.json)');
+  await compileServers();
+  const bare = await start('bare Fastify', BARE, {});
   console.log(`bare Fastify baseline at ${bare.url}`);
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-'));
   report.scenarios.push(...(await benchDatabase('sqlite', bare, { SCRIPTORIUM_DATA_DIR: dataDir })));
