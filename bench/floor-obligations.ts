@@ -64,7 +64,8 @@ export function floorObligations(env: NodeJS.ProcessEnv): Obligations {
 /** One read of the file's data version per call; nothing at all without a file (PostgreSQL). */
 function sqliteDataVersion(file: string | undefined): () => void {
   if (file === undefined || file === '') return () => undefined;
-  const statement = new Database(file, { fileMustExist: true })
+  // Read-only: a read-only connection still sees every other connection's commit in `data_version`.
+  const statement = new Database(file, { readonly: true, fileMustExist: true })
     .prepare<[], number>('pragma data_version')
     .pluck();
   return () => {
