@@ -249,8 +249,8 @@ async function main(): Promise<void> {
         `node ${BARE}: Fastify 5, logger at info, one GET/POST wildcard route ` +
         'returning a constant envelope; it receives exactly the same requests (paths and bodies)',
       logging:
-        'both servers write two JSON log lines per request to a stdout pipe that this process drains ' +
-        'and discards (the port is parsed from the "Server listening at" line)',
+        'every server (bare, service, both floors) writes two JSON log lines per request to a stdout ' +
+        'pipe that this process drains and discards (the port is parsed from the "Server listening at" line)',
       sqlite: 'embedded SQLite in a fresh temporary SCRIPTORIUM_DATA_DIR, deleted afterwards',
       postgres: 'see below',
       order:
@@ -261,7 +261,8 @@ async function main(): Promise<void> {
       floor:
         `list and apply: node ${FLOORS}, bare Fastify answering the same bytes ` +
         '(checked): the list as one constant string, the apply by running the same engine on the same ten ' +
-        'operators in memory; measured after each service run',
+        'operators in memory; measured after each service run, then the obligations floor ' +
+        '(BENCH_FLOOR_OBLIGATIONS=1, bench/floor-obligations.ts): the same work plus every request’s obligations',
     },
     summary: [],
     goalHolds: false,
