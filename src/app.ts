@@ -134,7 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const apply = new OperatorApplyService(
     operatorStore,
-    () => internalMetadata.requiredFields(),
+    { kept: () => internalMetadata.keptRequiredFields(), read: () => internalMetadata.requiredFields() },
     (viewId) => views.typeOf(viewId),
   );
   // Renders of views answered in process are kept until the next write to the database (issue 10).

@@ -34,6 +34,11 @@ export class InternalMetadataService {
     return this.store.requiredFields();
   }
 
+  /** The same fields when they are kept in memory, answered at once; undefined when they must be read. */
+  keptRequiredFields(): readonly string[] | undefined {
+    return this.store.keptRequiredFields();
+  }
+
   async create(body: Body): Promise<InternalMetadata> {
     const collector = body.collector;
     const id = idOf(body);

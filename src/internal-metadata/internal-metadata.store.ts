@@ -44,6 +44,11 @@ export class InternalMetadataStore {
     );
   }
 
+  /** `requiredFields`' answer when it is kept and can be told at once; undefined when it must be read. */
+  keptRequiredFields(): readonly string[] | undefined {
+    return this.requiredKept.peek('required');
+  }
+
   async findById(id: number): Promise<InternalMetadata | undefined> {
     const row = await this.db
       .selectFrom('internal_metadata')

@@ -19,7 +19,13 @@ export function operatorApplyRoutes(service: OperatorApplyService) {
           response: { 200: envelopeSchema(payloadOf('MappedDocument', mappedDocumentSchema)) },
         },
       },
-      async (request) => success('MappedDocument', await service.apply(checkedBody(request, ApplyBody))),
+      // Answered in the same turn when the service needs to read nothing (OperatorApplyService.apply).
+      (request) => {
+        const mapped = service.apply(checkedBody(request, ApplyBody));
+        return mapped instanceof Promise
+          ? mapped.then((document) => success('MappedDocument', document))
+          : success('MappedDocument', mapped);
+      },
     );
   };
 }

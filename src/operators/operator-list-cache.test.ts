@@ -165,5 +165,60 @@ describe(`POST /operators/apply keeps each id list's operators while unchanged (
     expect(refused.meta.status).toBe('INVALID');
     expect(JSON.stringify(refused.payload)).toContain(`Operator with id ${gone.id} does not exist`);
     expect(JSON.stringify(refused.payload)).toContain('Operator with id 424242 does not exist');
+    // The same list again, answered from what was kept: the same refusal.
+    const again = await applied([gone.id, kept.id, 424242]);
+    expect(again.ran).toBe(0);
+    expect(again.envelope).toEqual(refused);
+  });
+
+  it('checks the body alike when the operators are kept: a single text value, a bad time zone', async () => {
+    const template = await create(a.app, { type: 'TEMPLATE_OP', name: 'Tpl', field: 'tt', value: '{{ff}}!' });
+    await a.changesSeen();
+    expect(documentOf((await applied([template.id])).envelope)).toEqual({ ff: ['x'], tt: ['x!'] });
+    const send = async (extra: Record<string, unknown>) => {
+      const before = statements;
+      const response = await sendJson(a.app, 'POST', '/operators/apply', {
+        document: { ff: 'one', gg: ['two'] },
+        operators: [template.id],
+        ...extra,
+      });
+      return { envelope: body(response), ran: statements - before };
+    };
+    // A single text value is a one-element list.
+    const single = await send({});
+    expect(single.ran).toBe(0);
+    expect(documentOf(single.envelope)).toEqual({ ff: ['one'], gg: ['two'], tt: ['one!'] });
+    const badZone = await send({ timeZone: 'Mars/Olympus_Mons' });
+    expect(badZone.ran).toBe(0);
+    expect(badZone.envelope.meta.status).toBe('INVALID');
+    expect(badZone.envelope.payload).toEqual({
+      ValidationResults: {
+        valid: false,
+        messages: {
+          timeZone: { pattern: 'A timeZone must be an IANA time zone name such as UTC or America/Chicago' },
+        },
+      },
+    });
+  });
+
+  it('reports a field another instance marks required at the next apply', async () => {
+    const op = await create(a.app, constant('Const'));
+    await a.changesSeen();
+    const missingOf = (envelope: ReturnType<typeof body>) =>
+      (envelope.payload.MappedDocument as { missingRequired: string[] }).missingRequired;
+    expect(missingOf((await applied([op.id])).envelope)).toEqual([]);
+    const kept = await applied([op.id]);
+    expect(kept.ran).toBe(0);
+    expect(missingOf(kept.envelope)).toEqual([]);
+    const marked = await sendJson(
+      b,
+      'POST',
+      '/internal/metadata',
+      { gloss: 'Zed', field: 'zz', required: true },
+      { token: tokenB },
+    );
+    expect(body(marked).meta.status).toBe('SUCCESS');
+    await a.changesSeen();
+    expect(missingOf((await applied([op.id])).envelope)).toEqual(['zz']);
   });
 });

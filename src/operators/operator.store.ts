@@ -64,14 +64,25 @@ export class OperatorStore {
    * the same list document after document, and ordering it per request was a Map and a Set each time.
    */
   async inOrder(ids: readonly number[]): Promise<OperatorsInOrder> {
-    const order = async (): Promise<OperatorsInOrder> => {
-      const found = new Map((await this.readByIds([...new Set(ids)])).map((op) => [op.id, op]));
-      const missing = ids.filter((id) => !found.has(id));
-      const operators = missing.length > 0 ? [] : ids.flatMap((id) => found.get(id) ?? []);
-      return Object.freeze({ operators: Object.freeze(operators), missing: Object.freeze(missing) });
-    };
     if (ids.length === 0) return NONE;
+    const order = () => this.readInOrder(ids);
     return ids.length > LONGEST_KEPT_LIST ? order() : this.ordered.get(ids.join(','), order);
+  }
+
+  /**
+   * `inOrder`'s answer when it is kept and can be told without waiting (VersionedCache.peek), so the
+   * caller need not wait for a promise; undefined when it must be read.
+   */
+  keptInOrder(ids: readonly number[]): OperatorsInOrder | undefined {
+    if (ids.length === 0) return NONE;
+    return ids.length > LONGEST_KEPT_LIST ? undefined : this.ordered.peek(ids.join(','));
+  }
+
+  private async readInOrder(ids: readonly number[]): Promise<OperatorsInOrder> {
+    const found = new Map((await this.readByIds([...new Set(ids)])).map((op) => [op.id, op]));
+    const missing = ids.filter((id) => !found.has(id));
+    const operators = missing.length > 0 ? [] : ids.flatMap((id) => found.get(id) ?? []);
+    return Object.freeze({ operators: Object.freeze(operators), missing: Object.freeze(missing) });
   }
 
   private async readByIds(ids: readonly number[]): Promise<readonly Operator[]> {

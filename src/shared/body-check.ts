@@ -99,6 +99,7 @@ export function checkedFromErrors<S extends TObject>(
     throw new BadRequestError('The request body must be a JSON object');
   }
   const checked = new CheckedBody<Static<S>>(body as Body, collector);
+  if (errors.length === 0) return checked;
   const byProperty = new Map<string, ValueError[]>();
   for (const error of errors) {
     const property = propertyOf(error.path);
