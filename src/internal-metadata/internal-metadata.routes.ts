@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { emptySuccess, JSON_CONTENT_TYPE, success, successJson } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { checkedBody } from '../http/validation-errors.js';
@@ -27,6 +27,10 @@ function listBody(list: readonly InternalMetadata[]): Buffer {
   return bytes;
 }
 
+function sendList(reply: FastifyReply, list: readonly InternalMetadata[]): void {
+  void reply.type(JSON_CONTENT_TYPE).send(listBody(list));
+}
+
 /** Interface §4.1, ADMIN only (DECISIONS.md §5). */
 export function internalMetadataRoutes(service: InternalMetadataService) {
   return (app: FastifyInstance): void => {
@@ -43,8 +47,17 @@ export function internalMetadataRoutes(service: InternalMetadataService) {
           },
         },
       },
-      // The service answers the same frozen list while nothing changed, so its bytes are reused too.
-      async (_request, reply) => reply.type(JSON_CONTENT_TYPE).send(listBody(await service.list())),
+      // The service answers the same frozen list while nothing changed, so its bytes are reused too; a
+      // list it keeps is sent in the same turn, without a promise.
+      (_request, reply) => {
+        const kept = service.keptList();
+        if (kept === undefined)
+          return service.list().then((list) => {
+            sendList(reply, list);
+          });
+        sendList(reply, kept);
+        return undefined;
+      },
     );
     app.post(
       '/internal/metadata',

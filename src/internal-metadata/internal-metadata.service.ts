@@ -22,7 +22,16 @@ export class InternalMetadataService {
 
   /** Sorted by gloss (sage-operators.md §2), see compareByText for the exact order. Frozen, may be shared. */
   async list(): Promise<readonly InternalMetadata[]> {
-    const rows = await this.store.list();
+    return this.sortedList(await this.store.list());
+  }
+
+  /** The same list when the store keeps it and can tell at once (no promise); undefined when it must be read. */
+  keptList(): readonly InternalMetadata[] | undefined {
+    const rows = this.store.keptList();
+    return rows === undefined ? undefined : this.sortedList(rows);
+  }
+
+  private sortedList(rows: readonly InternalMetadata[]): readonly InternalMetadata[] {
     if (this.sorted?.from !== rows) {
       this.sorted = { from: rows, to: Object.freeze(sortByText([...rows], (item) => item.gloss)) };
     }

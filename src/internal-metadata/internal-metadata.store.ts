@@ -34,6 +34,11 @@ export class InternalMetadataStore {
     });
   }
 
+  /** `list`'s answer when it is kept and can be told at once (VersionedCache.peek); undefined when it must be read. */
+  keptList(): readonly InternalMetadata[] | undefined {
+    return this.listed.peek('all');
+  }
+
   /**
    * The fields of the rows marked required, by id (the order rows are stored in; `list` leaves the
    * order to the database, whose unordered scan of this table is by id on SQLite). Frozen, may be shared.

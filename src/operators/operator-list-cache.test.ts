@@ -222,3 +222,31 @@ describe(`POST /operators/apply keeps each id list's operators while unchanged (
     expect(missingOf((await applied([op.id])).envelope)).toEqual(['zz']);
   });
 });
+
+// The internal metadata list is kept the same way, and read by apply for its required fields: tested
+// here, with the two instances this file already runs.
+describe(`GET /internal/metadata kept while unchanged (${testDialect})`, () => {
+  const METADATA = '/internal/metadata';
+  async function fields(app: FastifyInstance = a.app) {
+    const before = statements;
+    const response = await sendJson(app, 'GET', METADATA);
+    expect(response.statusCode).toBe(200);
+    const rows = body(response).payload['ArrayList<InternalMetadata>'] as { field: string }[];
+    return { text: response.body, fields: rows.map((row) => row.field), ran: statements - before };
+  }
+
+  it("answers a repeated GET without a statement, and sees this and the other instance's writes", async () => {
+    const created = await sendJson(a.app, 'POST', METADATA, { gloss: 'Beta', field: 'bb', required: false });
+    expect(body(created).meta.status).toBe('SUCCESS');
+    await a.changesSeen();
+    const first = await fields();
+    expect(first.fields).toEqual(['bb']);
+    const again = await fields();
+    expect(again.ran).toBe(0);
+    expect(again.text).toBe(first.text);
+    const other = { gloss: 'Alpha', field: 'aa', required: true };
+    expect(body(await sendJson(b, 'POST', METADATA, other, { token: tokenB })).meta.status).toBe('SUCCESS');
+    await a.changesSeen();
+    expect((await fields()).fields).toEqual(['aa', 'bb']);
+  });
+});
