@@ -178,10 +178,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           await prepareStorage(repository.store, repository.binaries, repository.credentials.username),
         );
 
+  const dataVersion = dataVersionOf(db);
   const app = await createHttpServer({
     config,
     authorizer,
     logger: options.logger,
+    // Each API request's access check waits until other instances' writes up to its start are seen.
+    freshness: dataVersion.whenFresh?.bind(dataVersion),
     routes: [
       healthRoutes(db),
       authRoutes(auth, { perAddress: config.loginRatePerAddress, global: config.loginRateGlobal }),
@@ -208,7 +211,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   warn = (message) => {
     app.log.warn(message);
   };
-  const dataVersion = dataVersionOf(db);
   app.addHook('onRequest', (_request, _reply, done) => {
     dataVersion.requestStarted?.();
     done();

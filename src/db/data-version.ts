@@ -25,6 +25,12 @@ export interface DataVersion {
    */
   requestStarted?(): void;
   /**
+   * Calls `then` once the signal's answer is at least as new as the start of every request so far: at
+   * once when it already is, else after one read shared by every request waiting in this turn. Absent
+   * when the signal needs no read (then it always is).
+   */
+  whenFresh?(then: () => void): void;
+  /**
    * Whether the token also moves when another instance commits to the embedded repository's tables
    * (`repo_*`), so reads of the repository itself may be kept (the context render cache). SQLite: yes
    * (data_version sees every commit to the file); PostgreSQL: yes, by the triggers of migration 009.
@@ -38,18 +44,31 @@ export interface DataVersion {
  *   a plain SELECT (writes, DDL, commits and rollbacks), so it can only move too often, never too rarely;
  *   Kysely's SQLite driver has one connection, so that is every statement of the process;
  * - everybody else's commits: `PRAGMA data_version`, which changes whenever another connection (a
- *   second instance, the CLI) commits to the file, read with a statement prepared once, at most once
- *   per request (`requestStarted`).
+ *   second instance, the CLI) commits to the file, read with a statement prepared once.
  * The pragma is read directly, not through Kysely: it is a read of the connection's own counter, fine
  * inside an open transaction (at worst it makes the next lookup miss); if the connection refuses (it
  * is busy iterating a statement), the answer is "unknown" and nothing is kept.
+ *
+ * How often the pragma is read: a request must see every commit made before it started (a logout on
+ * another instance takes effect at once), so a value read before a request started is not good enough
+ * for it. Under load one read per request cost about a tenth of a short request's CPU (each read takes
+ * and releases the WAL read lock, two system calls). So requests wait for the value (`whenFresh`, before
+ * their access check) and one read, at the end of the turn in which they were received (`setImmediate`,
+ * after the turn's socket reads), serves every request received in that turn: it is newer than each of
+ * them. A read is forgotten by the end of the next turn, so work that is not a request (a job, a timer)
+ * never uses one older than that.
  */
 export class SqliteDataVersion implements DataVersion {
   readonly watchesRepository = true;
   private own = 0;
   private readonly others: SqliteDatabase.Statement<[], number>;
-  /** `data_version` as last read, kept until the next request starts (undefined: read again). */
+  /** `data_version` as last read; undefined once forgotten (read again at the next need). */
   private othersSeen: number | undefined;
+  /** Whether `othersSeen` was read after the latest request started. */
+  private seenSinceRequest = false;
+  private forgetting = false;
+  /** The requests waiting for a read newer than their start (`whenFresh`), served together. */
+  private waiting: (() => void)[] = [];
 
   constructor(sqlite: SqliteDatabase.Database) {
     this.others = sqlite.prepare<[], number>('pragma data_version').pluck();
@@ -65,27 +84,59 @@ export class SqliteDataVersion implements DataVersion {
 
   currentNow(): string | undefined {
     try {
-      if (this.othersSeen === undefined) {
-        this.othersSeen = this.others.get();
-        setImmediate(this.forget);
-      }
+      if (this.othersSeen === undefined || !this.seenSinceRequest) this.readOthers();
       return `${this.own}:${this.othersSeen ?? ''}`;
     } catch {
       return undefined;
     }
   }
 
-  /**
-   * Another connection's commit can matter only to work that starts after this process hears of it: a
-   * request that starts later, or anything that runs after an I/O callback, which is a later turn of
-   * the event loop. So the pragma is read at most once per turn and per request, not once per cache
-   * lookup: the value is forgotten when a request starts and at the end of the turn it was read in.
-   */
   requestStarted(): void {
-    this.othersSeen = undefined;
+    this.seenSinceRequest = false;
   }
 
+  whenFresh(then: () => void): void {
+    if (this.seenSinceRequest && this.othersSeen !== undefined) {
+      then();
+      return;
+    }
+    this.waiting.push(then);
+    if (this.waiting.length === 1) setImmediate(this.serveWaiting);
+  }
+
+  private readOthers(): void {
+    this.othersSeen = this.others.get();
+    this.seenSinceRequest = true;
+    if (!this.forgetting) {
+      this.forgetting = true;
+      setImmediate(this.forget);
+    }
+  }
+
+  /** One read for every request waiting; each goes on even if the read fails (then nothing is kept). */
+  private readonly serveWaiting = (): void => {
+    const waiting = this.waiting;
+    this.waiting = [];
+    try {
+      this.readOthers();
+    } catch {
+      this.othersSeen = undefined;
+    }
+    const failures: unknown[] = [];
+    for (const then of waiting) {
+      try {
+        then();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    // Every waiting request went on first; an error is not swallowed.
+    if (failures.length > 0)
+      throw failures[0] instanceof Error ? failures[0] : new Error(String(failures[0]));
+  };
+
   private readonly forget = (): void => {
+    this.forgetting = false;
     this.othersSeen = undefined;
   };
 }

@@ -27,12 +27,23 @@ declare module 'fastify' {
 }
 
 /**
+ * Waits until the process's view of other instances' writes is at least as new as the request
+ * (db/data-version.ts `whenFresh`), so that a logout elsewhere is seen by every request received after it.
+ */
+export type Freshness = (then: () => void) => void;
+
+/**
  * The preHandler of one route, its role fixed when the route is registered (reading it per request
  * from `request.routeOptions` built a new options object each time). The callback form: a caller whose
- * session is kept in memory is let through in the same turn, without a promise.
+ * session is kept in memory is let through in the same turn, without a promise. With `freshness`, the
+ * check waits for it first.
  */
-export function accessHook(authorizer: Authorizer, required: Role): preHandlerHookHandler {
-  return (request, _reply, done) => {
+export function accessHook(
+  authorizer: Authorizer,
+  required: Role,
+  freshness?: Freshness,
+): preHandlerHookHandler {
+  const check = (request: FastifyRequest, done: HookDone): void => {
     let answer: Principal | undefined | Promise<Principal | undefined>;
     try {
       answer = authorizer.authorize(request, required);
@@ -50,7 +61,18 @@ export function accessHook(authorizer: Authorizer, required: Role): preHandlerHo
     admit(request, answer);
     done();
   };
+  if (freshness === undefined)
+    return (request, _reply, done) => {
+      check(request, done);
+    };
+  return (request, _reply, done) => {
+    freshness(() => {
+      check(request, done);
+    });
+  };
 }
+
+type HookDone = (error?: Error) => void;
 
 function admit(request: FastifyRequest, principal: Principal | undefined): void {
   if (principal !== undefined) request.principal = principal;

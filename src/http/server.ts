@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Role } from '../auth/roles.js';
-import { accessHook, type Authorizer } from './access.js';
+import { accessHook, type Authorizer, type Freshness } from './access.js';
 import { capConnections, connectionOptions } from './connection-limits.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
@@ -33,6 +33,8 @@ export interface HttpServerOptions {
   /** Each capability's routes, in the order they appear in the API reference. */
   readonly routes: readonly RouteModule[];
   readonly logger?: FastifyServerOptions['logger'];
+  /** What each API request waits for before its access check (http/access.ts); none by default. */
+  readonly freshness?: Freshness;
 }
 
 /**
@@ -92,7 +94,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const access = requiredRole(checked, route.url, route.config?.access);
     route.config = { ...route.config, access };
     // The check is this route's own first preHandler, its role fixed now rather than looked up per request.
-    route.preHandler = [accessHook(options.authorizer, access), ...hooksOf(route.preHandler)];
+    route.preHandler = [
+      accessHook(options.authorizer, access, options.freshness),
+      ...hooksOf(route.preHandler),
+    ];
     for (const method of methods) routeTable.push({ method, url: route.url, access });
   });
 
