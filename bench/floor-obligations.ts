@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { loadConfig } from '../src/config/config.js';
+import { SqliteDataVersion } from '../src/db/data-version.js';
 import { capConnections, connectionOptions } from '../src/http/connection-limits.js';
 import { registerSecurityHeaders } from '../src/http/security-headers.js';
 
@@ -14,10 +15,11 @@ import { registerSecurityHeaders } from '../src/http/security-headers.js';
  * - the security headers and `x-request-id` on every answer (the service's own hook);
  * - the sign-in check with revocation seen at once: the bearer token looked up in memory (one session,
  *   BENCH_FLOOR_TOKEN, the header value the bench sends), its expiry and role checked, and, on SQLite,
- *   one `PRAGMA data_version` of the service's own database file (BENCH_FLOOR_SQLITE_FILE) per request:
- *   the only way a process hears at once of another one's commit to the file (bench/PROFILE.md, fifth
- *   pass). On PostgreSQL the service hears of other instances' writes by LISTEN/NOTIFY, in memory, so
- *   there is nothing to read per request and this floor reads nothing.
+ *   a `PRAGMA data_version` of the service's own database file (BENCH_FLOOR_SQLITE_FILE) newer than the
+ *   request: the only way a process hears at once of another one's commit to the file (bench/PROFILE.md,
+ *   fifth pass). Read the service's way (db/data-version.ts): one read at the end of a turn serves every
+ *   request received in it. On PostgreSQL the service hears of other instances' writes by LISTEN/NOTIFY,
+ *   in memory, so there is nothing to read per request and this floor reads nothing.
  *
  * No database query, no cache, no layering: whatever the service spends over this floor is its own
  * structure, not something the requirements make it do.
@@ -48,27 +50,30 @@ export function floorObligations(env: NodeJS.ProcessEnv): Obligations {
     register(app) {
       capConnections(app, config);
       registerSecurityHeaders(app);
-      app.addHook('preHandler', (request, reply, done) => {
-        dataVersion();
-        const session = sessions.get(request.headers.authorization ?? '');
-        if (session === undefined || session.expiresAt <= Date.now() || session.role !== ADMIN) {
-          void reply.code(401).send({ meta: { status: 'UNAUTHORIZED' }, payload: {} });
-          return;
-        }
+      app.addHook('onRequest', (_request, _reply, done) => {
+        dataVersion?.requestStarted();
         done();
+      });
+      app.addHook('preHandler', (request, reply, done) => {
+        const check = () => {
+          dataVersion?.currentNow();
+          const session = sessions.get(request.headers.authorization ?? '');
+          if (session === undefined || session.expiresAt <= Date.now() || session.role !== ADMIN) {
+            void reply.code(401).send({ meta: { status: 'UNAUTHORIZED' }, payload: {} });
+            return;
+          }
+          done();
+        };
+        if (dataVersion === undefined) check();
+        else dataVersion.whenFresh(check);
       });
     },
   };
 }
 
-/** One read of the file's data version per call; nothing at all without a file (PostgreSQL). */
-function sqliteDataVersion(file: string | undefined): () => void {
-  if (file === undefined || file === '') return () => undefined;
+/** The service's own SQLite signal on the file; none without a file (PostgreSQL). */
+function sqliteDataVersion(file: string | undefined): SqliteDataVersion | undefined {
+  if (file === undefined || file === '') return undefined;
   // Read-only: a read-only connection still sees every other connection's commit in `data_version`.
-  const statement = new Database(file, { readonly: true, fileMustExist: true })
-    .prepare<[], number>('pragma data_version')
-    .pluck();
-  return () => {
-    statement.get();
-  };
+  return new SqliteDataVersion(new Database(file, { readonly: true, fileMustExist: true }));
 }

@@ -70,6 +70,51 @@ describe('the SQLite data version', () => {
     expect(await version.current()).not.toBe(afterInsert);
   });
 
+  it('serves the requests of one turn with one read, made after every one of them started', async () => {
+    const version = dataVersionOf(db);
+    const reads = vi.spyOn((version as unknown as { others: SqliteDatabase.Statement }).others, 'get');
+    const before = version.currentNow?.();
+    const seen: (string | undefined)[] = [];
+    const request = () => {
+      version.requestStarted?.();
+      version.whenFresh?.(() => seen.push(version.currentNow?.()));
+    };
+    request();
+    // Another instance commits (a logout, say) after the first request started and before the second.
+    other.prepare("insert into t (v) values ('x')").run();
+    request();
+    expect(seen).toEqual([]); // both wait for a read newer than their start
+    reads.mockClear();
+    await nextTurn();
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBe(seen[0]);
+    expect(seen[0]).not.toBe(before);
+    // Until another request starts, that read is fresh enough: the next waiter goes on at once.
+    let now: string | undefined;
+    version.whenFresh?.(() => (now = version.currentNow?.()));
+    expect(now).toBe(seen[0]);
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads again for a request that started after the last read, even in the same turn', () => {
+    const version = dataVersionOf(db);
+    const first = version.currentNow?.();
+    other.prepare("insert into t (v) values ('y')").run();
+    expect(version.currentNow?.()).toBe(first); // work of the same turn reuses the read
+    version.requestStarted?.();
+    expect(version.currentNow?.()).not.toBe(first); // a new request does not
+  });
+
+  it('forgets a read by the end of the next turn, for work that is not a request', async () => {
+    const version = dataVersionOf(db);
+    const first = version.currentNow?.();
+    other.prepare("insert into t (v) values ('z')").run();
+    await nextTurn();
+    await nextTurn();
+    expect(version.currentNow?.()).not.toBe(first);
+  });
+
   it('is unknown for a PostgreSQL database whose change notifications cannot be heard', async () => {
     const handle = connectDatabase({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none' });
     await handle.listening;
