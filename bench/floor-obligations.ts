@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { loadConfig } from '../src/config/config.js';
-import { SqliteDataVersion } from '../src/db/data-version.js';
+import { EndOfTurn, SqliteDataVersion } from '../src/db/data-version.js';
 import { capConnections, connectionOptions } from '../src/http/connection-limits.js';
 import { registerSecurityHeaders } from '../src/http/security-headers.js';
 
@@ -19,7 +19,8 @@ import { registerSecurityHeaders } from '../src/http/security-headers.js';
  *   request: the only way a process hears at once of another one's commit to the file (bench/PROFILE.md,
  *   fifth pass). Read the service's way (db/data-version.ts): one read at the end of a turn serves every
  *   request received in it. On PostgreSQL the service hears of other instances' writes by LISTEN/NOTIFY,
- *   in memory, so there is nothing to read per request and this floor reads nothing.
+ *   in memory, so there is nothing to read and this floor reads nothing; its requests still go on at the
+ *   end of their turn, together, as the service's do (EndOfTurn).
  *
  * No database query, no cache, no layering: whatever the service spends over this floor is its own
  * structure, not something the requirements make it do.
@@ -40,6 +41,8 @@ export function floorObligations(env: NodeJS.ProcessEnv): Obligations {
     [env.BENCH_FLOOR_TOKEN ?? '', { role: ADMIN, expiresAt: Date.now() + SESSION_SECONDS * 1000 }],
   ]);
   const dataVersion = sqliteDataVersion(env.BENCH_FLOOR_SQLITE_FILE);
+  // Without a file to read (PostgreSQL), requests still go on at the end of their turn, as the service's do.
+  const endOfTurn = new EndOfTurn();
   return {
     fastifyOptions: {
       genReqId: () => randomUUID(),
@@ -64,7 +67,7 @@ export function floorObligations(env: NodeJS.ProcessEnv): Obligations {
           }
           done();
         };
-        if (dataVersion === undefined) check();
+        if (dataVersion === undefined) endOfTurn.add(check);
         else dataVersion.whenFresh(check);
       });
     },

@@ -77,6 +77,17 @@ describe(`the data version of two instances on ${testDialect}`, () => {
     expect(await version.current()).not.toBe(afterWrite);
   });
 
+  it('lets a waiting request go on at the end of its turn, with every change heard by then', async () => {
+    const version = dataVersionOf(one);
+    version.requestStarted?.();
+    const seen: (string | undefined)[] = [];
+    version.whenFresh?.(() => seen.push(version.currentNow?.()));
+    expect(seen).toEqual([]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([version.currentNow?.()]);
+    expect(seen[0]).toBeDefined();
+  });
+
   it('moves when the other instance commits, and only then', async () => {
     const version = dataVersionOf(one);
     const before = await version.current();

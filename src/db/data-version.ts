@@ -25,9 +25,9 @@ export interface DataVersion {
    */
   requestStarted?(): void;
   /**
-   * Calls `then` once the signal's answer is at least as new as the start of every request so far: at
-   * once when it already is, else after one read shared by every request waiting in this turn. Absent
-   * when the signal needs no read (then it always is).
+   * Calls `then` once the signal's answer is at least as new as the start of every request so far, at
+   * the end of the current turn of the event loop at the latest, together with every other request
+   * received in the turn (EndOfTurn). Absent when the signal cannot tell (then nothing is kept anyway).
    */
   whenFresh?(then: () => void): void;
   /**
@@ -53,10 +53,10 @@ export interface DataVersion {
  * another instance takes effect at once), so a value read before a request started is not good enough
  * for it. Under load one read per request cost about a tenth of a short request's CPU (each read takes
  * and releases the WAL read lock, two system calls). So requests wait for the value (`whenFresh`, before
- * their access check) and one read, at the end of the turn in which they were received (`setImmediate`,
- * after the turn's socket reads), serves every request received in that turn: it is newer than each of
- * them. A read is forgotten by the end of the next turn, so work that is not a request (a job, a timer)
- * never uses one older than that.
+ * their access check) and one read at the end of the turn in which they were received (EndOfTurn, after
+ * the turn's socket reads) serves every request received in that turn: it is newer than each of them.
+ * A read is forgotten by the end of the next turn, so work that is not a request (a job, a timer) never
+ * uses one older than that.
  */
 export class SqliteDataVersion implements DataVersion {
   readonly watchesRepository = true;
@@ -67,8 +67,14 @@ export class SqliteDataVersion implements DataVersion {
   /** Whether `othersSeen` was read after the latest request started. */
   private seenSinceRequest = false;
   private forgetting = false;
-  /** The requests waiting for a read newer than their start (`whenFresh`), served together. */
-  private waiting: (() => void)[] = [];
+  /** The requests waiting for a read newer than their start (`whenFresh`), served by one read. */
+  private readonly waiting = new EndOfTurn(() => {
+    try {
+      this.readOthers();
+    } catch {
+      this.othersSeen = undefined; // each waiting request goes on; nothing is kept (currentNow)
+    }
+  });
 
   constructor(sqlite: SqliteDatabase.Database) {
     this.others = sqlite.prepare<[], number>('pragma data_version').pluck();
@@ -100,8 +106,7 @@ export class SqliteDataVersion implements DataVersion {
       then();
       return;
     }
-    this.waiting.push(then);
-    if (this.waiting.length === 1) setImmediate(this.serveWaiting);
+    this.waiting.add(then);
   }
 
   private readOthers(): void {
@@ -113,15 +118,32 @@ export class SqliteDataVersion implements DataVersion {
     }
   }
 
-  /** One read for every request waiting; each goes on even if the read fails (then nothing is kept). */
-  private readonly serveWaiting = (): void => {
+  private readonly forget = (): void => {
+    this.forgetting = false;
+    this.othersSeen = undefined;
+  };
+}
+
+/**
+ * Callbacks run together at the end of the current turn of the event loop (`setImmediate`: after the
+ * turn's socket reads), `first` before them. The requests received in one turn go on together: under
+ * load their answers then leave in one burst, which cost the service and its clients less CPU per
+ * request than answers written one by one as each request was read (bench/PROFILE.md, seventh pass).
+ */
+export class EndOfTurn {
+  private waiting: (() => void)[] = [];
+
+  constructor(private readonly first: () => void = () => undefined) {}
+
+  add(then: () => void): void {
+    this.waiting.push(then);
+    if (this.waiting.length === 1) setImmediate(this.run);
+  }
+
+  private readonly run = (): void => {
     const waiting = this.waiting;
     this.waiting = [];
-    try {
-      this.readOthers();
-    } catch {
-      this.othersSeen = undefined;
-    }
+    this.first();
     const failures: unknown[] = [];
     for (const then of waiting) {
       try {
@@ -130,14 +152,12 @@ export class SqliteDataVersion implements DataVersion {
         failures.push(error);
       }
     }
-    // Every waiting request went on first; an error is not swallowed.
-    if (failures.length > 0)
-      throw failures[0] instanceof Error ? failures[0] : new Error(String(failures[0]));
-  };
-
-  private readonly forget = (): void => {
-    this.forgetting = false;
-    this.othersSeen = undefined;
+    // Every callback ran first; an error is not swallowed.
+    const [failure] = failures;
+    if (failure !== undefined)
+      throw failure instanceof Error
+        ? failure
+        : new Error('a callback at the end of the turn failed', { cause: failure });
   };
 }
 

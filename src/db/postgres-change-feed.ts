@@ -1,4 +1,4 @@
-import { isPlainSelect, type DataVersion } from './data-version.js';
+import { EndOfTurn, isPlainSelect, type DataVersion } from './data-version.js';
 import { ListenConnection } from './listen-connection.js';
 
 /**
@@ -38,6 +38,7 @@ export class PostgresChangeFeed implements DataVersion {
   private pid: number | undefined;
   private readonly barriers = new Map<string, () => void>();
   private readonly connection: ListenConnection;
+  private readonly endOfTurn = new EndOfTurn();
 
   constructor(settings: ChangeFeedOptions) {
     this.connection = new ListenConnection(
@@ -69,6 +70,15 @@ export class PostgresChangeFeed implements DataVersion {
 
   currentNow(): string | undefined {
     return this.connection.isListening ? String(this.counter) : undefined;
+  }
+
+  /**
+   * At the end of the turn the request was received in: the notifications received in that turn (a
+   * logout committed elsewhere just before, say) are counted before its access check, whichever socket
+   * was read first. Nothing is read; every request of the turn goes on together (EndOfTurn).
+   */
+  whenFresh(then: () => void): void {
+    this.endOfTurn.add(then);
   }
 
   /** Whether the listening connection is up (caches may keep reads). */
