@@ -275,9 +275,11 @@ export function renderMarkdown(report: Report): string {
             'No authentication, database, schema check or security headers. ' +
             'The obligations floor is the same server doing, besides, what every request to the service must ' +
             'do (`bench/floor-obligations.ts`): the service’s connection limits and request id, its security ' +
-            'headers, the sign-in check with revocation seen at once (a session held in memory; on SQLite one ' +
-            '`PRAGMA data_version` of the service’s database file per request, as the service reads it; on ' +
-            'PostgreSQL nothing, as the service hears of changes by LISTEN), and, for apply, the body checked ' +
+            'headers, the sign-in check with revocation seen at once (a session held in memory; on SQLite a ' +
+            '`PRAGMA data_version` of the service’s database file read after the request started, as the ' +
+            'service reads it: one read at the end of each turn of the event loop serves every request received ' +
+            'in it; on PostgreSQL nothing to read, as the service hears of changes by LISTEN; on both, requests ' +
+            'go on at the end of their turn, together, as the service’s do), and, for apply, the body checked ' +
             'against the service’s schema. What the service spends over it is its own structure. The floors’ ' +
             'runs interleave with the other two; medians as above.',
           '',
