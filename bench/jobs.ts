@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     );
   }
   await writeJobsReport(rows, facts, [
-    `service: node --import tsx src/main.ts, SQLite, LOG_LEVEL=info, SCRIPTORIUM_JOB_CONCURRENCY default (${CONCURRENCY})`,
+    `service: node .bench-build/src/main.js (tsc’s output, as npm start runs it), SQLite, LOG_LEVEL=info, SCRIPTORIUM_JOB_CONCURRENCY default (${CONCURRENCY})`,
     'Community Solid Server 7.2: memory backend, allow-all authorization, in a child process',
     `data: two collections of ${RECORDS} records per repository (title + date \`03/dd/2001\`), seeded with bare PUTs (CSS: PUT, then PATCH of .meta); ` +
       `one operator (DATE_NORMALIZATION_OP, dcterms:date → yyyy-MM-dd) changes every record`,

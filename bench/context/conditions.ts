@@ -22,7 +22,7 @@ export function emptyReport(machine: Record<string, string | number>, autocannon
       runs,
       warmupSeconds: warmup,
       service:
-        'node --import tsx src/main.ts, LOG_LEVEL=info, SQLite in a fresh temporary data directory, ' +
+        'node .bench-build/src/main.js (tsc’s output, as npm start runs it), LOG_LEVEL=info, SQLite in a fresh temporary data directory, ' +
         'signed in as admin (Bearer token on every request)',
       embedded:
         'the service’s own /rest/ (same process as the service), HTTP Basic; bare requests go straight to it',

@@ -20,7 +20,7 @@ export async function writeRepositoryReport(
     `${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? '?'} · ` +
       `${CONNECTIONS} connections, ${duration} s per run, ${runs} runs (medians)`,
     '',
-    'Scriptorium: `node --import tsx src/main.ts`, SQLite, LOG_LEVEL=info, HTTP Basic on every request. ' +
+    'Scriptorium: `node .bench-build/src/main.js` (tsc’s output, as `npm start` runs it), SQLite, LOG_LEVEL=info, HTTP Basic on every request. ' +
       'Community Solid Server 7.2: memory backend, allow-all authorization, log level warn. Both in child processes; ' +
       'autocannon in the parent; all share the CPUs.',
     '',

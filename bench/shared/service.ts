@@ -1,15 +1,24 @@
 import { startChildServer, type ChildServer } from '../child-server.js';
+import { compiledEntry, compileServers } from './compiled.js';
 import { ROOT } from './settings.js';
 
+/** Compiled once per bench process, before the first start. */
+let compiling: Promise<void> | undefined;
+
 /**
- * Starts the service (`node --import tsx src/main.ts`) on a loopback port with its production log
- * level and the data directory given; `env` adds what the bench needs (accounts, the embedded
- * repository, limits).
+ * Starts the service on a loopback port with its production log level and the data directory given;
+ * `env` adds what the bench needs (accounts, the embedded repository, limits). It runs as `npm start`
+ * runs it: tsc's output under plain Node (shared/compiled.ts), compiled before the first start.
  */
-export function startService(dataDir: string, env: Readonly<Record<string, string>>): Promise<ChildServer> {
+export async function startService(
+  dataDir: string,
+  env: Readonly<Record<string, string>>,
+): Promise<ChildServer> {
+  compiling ??= compileServers();
+  await compiling;
   return startChildServer(
     'scriptorium',
-    'src/main.ts',
+    compiledEntry('src/main.ts'),
     { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SCRIPTORIUM_DATA_DIR: dataDir, ...env },
     ROOT,
   );
