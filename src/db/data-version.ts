@@ -143,8 +143,12 @@ export class EndOfTurn {
   private readonly run = (): void => {
     const waiting = this.waiting;
     this.waiting = [];
-    this.first();
     const failures: unknown[] = [];
+    try {
+      this.first();
+    } catch (error) {
+      failures.push(error); // the waiting callbacks still run: none may be left waiting for ever
+    }
     for (const then of waiting) {
       try {
         then();
