@@ -108,7 +108,8 @@ function applyChecked(
   required: readonly string[],
 ): MappedDocument {
   const { document, collector } = input;
-  if (document === undefined || found === undefined || found.missing.length > 0 || !collector.isValid) {
+  // A missing operator is already a business failure in the collector (reportMissing).
+  if (document === undefined || found === undefined || !collector.isValid) {
     throw new ValidationFailedError(collector.results());
   }
   const result = applyOperators(document, found.operators, { timeZone: input.timeZone, applicationType });
