@@ -10,6 +10,7 @@ import {
 } from '../../shared/private-files.js';
 import { RepositoryRefusal } from '../refusal.js';
 import { ContentSink } from './content-sink.js';
+import { RecyclingFileReader, type ChunkSink } from './recycling-file-reader.js';
 import { digestWorkers, type DigestWorkers } from './digest-workers.js';
 import type { DigestAlgorithm } from './digests.js';
 
@@ -138,9 +139,11 @@ export class BinaryStore {
   /**
    * A read stream of the stored bytes (inclusive byte range when given). Reads of 512 KiB instead of the
    * default 64 KiB: a tenth of the reads and socket writes for a large download, at half the CPU; a
-   * smaller file or range is read in one piece of its own size.
+   * smaller file or range is read in one piece of its own size. With the `sink` it is piped to (a
+   * response), one buffer serves every read the sink has finished writing (recycling-file-reader.ts).
    */
-  read(sha512: string, range?: { start: number; end: number }): Readable {
+  read(sha512: string, range?: { start: number; end: number }, sink?: ChunkSink): Readable {
+    if (sink !== undefined) return new RecyclingFileReader(this.fileOf(sha512), READ_BYTES, sink, range);
     return createReadStream(this.fileOf(sha512), {
       highWaterMark: READ_BYTES,
       ...(range === undefined ? {} : { start: range.start, end: range.end }),
