@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { loadConfig } from '../src/config/config.js';
-import { EndOfTurn, SqliteDataVersion } from '../src/db/data-version.js';
+import { SqliteDataVersion } from '../src/db/data-version.js';
+import { EndOfTurn } from '../src/shared/end-of-turn.js';
 import { capConnections, connectionOptions } from '../src/http/connection-limits.js';
 import { registerSecurityHeaders } from '../src/http/security-headers.js';
 

@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectDatabase } from './connect.js';
 import {
   dataVersionOf,
-  EndOfTurn,
   UNKNOWN_DATA_VERSION,
   VersionedCache,
   type DataVersion,
@@ -195,20 +194,5 @@ describe('VersionedCache', () => {
     const cache = new VersionedCache<number, number>(version, 3);
     for (let key = 0; key < 10; key++) await cache.get(key, () => Promise.resolve(key));
     expect(cache.size).toBe(3);
-  });
-});
-
-describe('EndOfTurn', () => {
-  it('runs `first`, then every callback added in the turn, together at its end', async () => {
-    const order: string[] = [];
-    const batch = new EndOfTurn(() => order.push('first'));
-    batch.add(() => order.push('a'));
-    batch.add(() => order.push('b'));
-    expect(order).toEqual([]);
-    await nextTurn();
-    expect(order).toEqual(['first', 'a', 'b']);
-    batch.add(() => order.push('c'));
-    await nextTurn();
-    expect(order).toEqual(['first', 'a', 'b', 'first', 'c']);
   });
 });

@@ -1,4 +1,5 @@
-import { EndOfTurn, isPlainSelect, type DataVersion } from './data-version.js';
+import { EndOfTurn } from '../shared/end-of-turn.js';
+import { isPlainSelect, type DataVersion } from './data-version.js';
 import { ListenConnection } from './listen-connection.js';
 
 /**

@@ -1,3 +1,4 @@
+import type { KeyedQueue } from '../../shared/keyed-queue.js';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { FedoraDialect } from '../../shared/fedora-dialect.js';
 import type { BinaryStore } from '../binaries/binary-store.js';
@@ -28,6 +29,8 @@ export interface RepositoryDeps {
   readonly log: FastifyBaseLogger;
   /** Runs SPARQL Updates in worker threads, with a time and a solution limit. */
   readonly updates: SparqlUpdateRunner;
+  /** Writes to one path in this process, one at a time (write-support.ts `retrying`). */
+  readonly writers: KeyedQueue;
 }
 
 /** One request as the handler modules see it. */

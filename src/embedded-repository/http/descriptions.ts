@@ -71,7 +71,7 @@ async function putDescription(deps: RepositoryDeps, ctx: Ctx, path: string): Pro
   checkWritePreconditions(ctx.request.headers, rdfEtag(first));
   const iri = ctx.mapper.external(path);
   const quads = await parseBody(deps, ctx, iri);
-  await retrying(ctx, async () => {
+  await retrying(deps, ctx, path, async () => {
     const current = await visible(deps, ctx, path);
     if (header(ctx.request, 'if-match') !== undefined)
       checkWritePreconditions(ctx.request.headers, rdfEtag(current));

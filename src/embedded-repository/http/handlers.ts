@@ -1,3 +1,4 @@
+import { KeyedQueue } from '../../shared/keyed-queue.js';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { BinaryStore } from '../binaries/binary-store.js';
 import { IriMapper } from '../rdf/terms.js';
@@ -48,7 +49,7 @@ export class RepositoryHandlers {
     /** Runs SPARQL Updates in worker threads, with a time and a solution limit. */
     updates: SparqlUpdateRunner,
   ) {
-    this.deps = { store, binaries, settings, log, updates };
+    this.deps = { store, binaries, settings, log, updates, writers: new KeyedQueue() };
   }
 
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {

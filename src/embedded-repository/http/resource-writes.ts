@@ -133,7 +133,7 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
         ? await creationQuads(deps, ctx, iri)
         : await parseBody(deps, ctx, iri);
   let result: ResourceRecord | undefined;
-  await retrying(ctx, async () => {
+  await retrying(deps, ctx, path, async () => {
     const current = existing === undefined ? undefined : await deps.store.get(path, ctx.txId);
     if (existing !== undefined && current === undefined) await visible(deps, ctx, path);
     let triples = current?.triples ?? '';
@@ -179,6 +179,7 @@ export async function patch(
   description: boolean,
 ): Promise<unknown> {
   const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
+  const readAt = deps.writers.mark();
   const first = await visible(deps, ctx, path);
   if (!description && first.kind === 'binary') {
     throw RepositoryError.badRequest('A binary is not patched; PATCH its description at fcr:metadata', true);
@@ -190,22 +191,30 @@ export async function patch(
   const iri = ctx.mapper.external(path);
   const parsed = vetPatch(text, iri);
   let known: ResourceRecord | undefined = first;
-  await retrying(ctx, async () => {
-    // The first attempt works on the state read above: the write's revision check still catches any
-    // change since (a retry, or 412 under If-Match), so a second read would only repeat it.
-    const current = known ?? (await visible(deps, ctx, path));
-    known = undefined;
-    checkWritePreconditions(ctx.request.headers, rdfEtag(current));
-    const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
-    const triples = toStored(acceptUserTriples(ctx, result, iri, false, new Set()));
-    await write(deps, ctx, [
-      {
-        op: 'put',
-        record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
-        base: current.revision,
-      },
-    ]);
-  });
+  await retrying(
+    deps,
+    ctx,
+    path,
+    async (changedSinceRead) => {
+      // The first attempt works on the state read above unless a write here finished since: the write's
+      // revision check still catches any other change (a retry, or 412 under If-Match), so a second read
+      // would only repeat it.
+      if (changedSinceRead) known = undefined;
+      const current = known ?? (await visible(deps, ctx, path));
+      known = undefined;
+      checkWritePreconditions(ctx.request.headers, rdfEtag(current));
+      const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
+      const triples = toStored(acceptUserTriples(ctx, result, iri, false, new Set()));
+      await write(deps, ctx, [
+        {
+          op: 'put',
+          record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
+          base: current.revision,
+        },
+      ]);
+    },
+    readAt,
+  );
   return ctx.reply.code(204).send();
 }
 
@@ -235,7 +244,7 @@ export async function deleteResource(deps: RepositoryDeps, ctx: Ctx, path: strin
   if (depth !== undefined && depth.trim().toLowerCase() !== 'infinity') {
     throw RepositoryError.badRequest('Only Depth: infinity is supported (deletes are recursive)');
   }
-  await retrying(ctx, async () => {
+  await retrying(deps, ctx, path, async () => {
     const current = await visible(deps, ctx, path);
     checkWritePreconditions(
       ctx.request.headers,

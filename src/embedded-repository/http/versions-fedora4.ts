@@ -130,6 +130,7 @@ async function sendVersion(
  */
 async function revert(deps: RepositoryDeps, ctx: Ctx, path: string, version: Memento): Promise<unknown> {
   await discardBody(ctx.request, deps.settings.rdfBodyLimit);
+  const readAt = deps.writers.mark();
   const current = await visible(deps, ctx, path);
   await snapshot(
     deps,
@@ -139,20 +140,28 @@ async function revert(deps: RepositoryDeps, ctx: Ctx, path: string, version: Mem
   );
   const from = version.record;
   let known: ResourceRecord | undefined = current;
-  await retrying(ctx, async () => {
-    // The first attempt writes over the state just snapshotted; a concurrent change makes it retry.
-    const now = known ?? (await visible(deps, ctx, path));
-    known = undefined;
-    const record: ResourceRecord = {
-      ...now,
-      triples: from.triples,
-      binary: now.kind === 'binary' ? (from.binary ?? now.binary) : now.binary,
-      lastModified: ctx.now,
-      lastModifiedBy: ctx.user,
-      revision: now.revision + 1,
-    };
-    await write(deps, ctx, [{ op: 'put', record, base: now.revision }]);
-  });
+  await retrying(
+    deps,
+    ctx,
+    path,
+    async (changedSinceRead) => {
+      // The first attempt writes over the state just snapshotted unless a write here finished since; a
+      // concurrent change makes it retry.
+      if (changedSinceRead) known = undefined;
+      const now = known ?? (await visible(deps, ctx, path));
+      known = undefined;
+      const record: ResourceRecord = {
+        ...now,
+        triples: from.triples,
+        binary: now.kind === 'binary' ? (from.binary ?? now.binary) : now.binary,
+        lastModified: ctx.now,
+        lastModifiedBy: ctx.user,
+        revision: now.revision + 1,
+      };
+      await write(deps, ctx, [{ op: 'put', record, base: now.revision }]);
+    },
+    readAt,
+  );
   return ctx.reply.code(204).send();
 }
 

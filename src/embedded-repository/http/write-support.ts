@@ -24,22 +24,39 @@ export async function write(deps: RepositoryDeps, ctx: Ctx, ops: readonly WriteO
 /**
  * Runs read-check-write until it applies without a concurrent change. With If-Match a lost race is
  * 412 (the client's ETag is stale); without, the write is recomputed on the new state (no lost update).
+ * Writes to one path in this process take turns (`deps.writers`): writers that came together would
+ * otherwise all read the same revision and all but one start over. The revision check stays the
+ * guarantee, against other instances too. A caller that read the resource before (`readAt`, a
+ * `deps.writers.mark()` taken before that read) is told whether a write to the path finished since, so
+ * that its first attempt does not write over a state it knows to be out of date.
  */
-export async function retrying(ctx: Ctx, attempt: () => Promise<void>): Promise<void> {
+export async function retrying(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  path: string,
+  attempt: (changedSinceRead: boolean) => Promise<void>,
+  readAt?: number,
+): Promise<void> {
   const conditional = header(ctx.request, 'if-match') !== undefined;
-  for (let i = 1; ; i++) {
-    try {
-      await attempt();
-      return;
-    } catch (error) {
-      if (!(error instanceof RevisionConflict)) throw error;
-      if (conditional) throw RepositoryError.preconditionFailed();
-      if (i >= MAX_WRITE_ATTEMPTS)
-        throw RepositoryError.conflict('The resource is being changed concurrently; retry', false);
-      // Back off a little (randomised) so that competing writers do not collide again at once.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * i));
-    }
-  }
+  await deps.writers.run(
+    path,
+    async (changed) => {
+      for (let i = 1; ; i++) {
+        try {
+          await attempt(changed);
+          return;
+        } catch (error) {
+          if (!(error instanceof RevisionConflict)) throw error;
+          if (conditional) throw RepositoryError.preconditionFailed();
+          if (i >= MAX_WRITE_ATTEMPTS)
+            throw RepositoryError.conflict('The resource is being changed concurrently; retry', false);
+          // Back off a little (randomised) so that competing writers do not collide again at once.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * i));
+        }
+      }
+    },
+    readAt,
+  );
 }
 
 /** A record for a resource created by this request. */
