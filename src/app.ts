@@ -138,7 +138,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     (viewId) => views.typeOf(viewId),
   );
   // Renders of views answered in process are kept until the next write to the database (issue 10).
-  const context = new ContextService(views, { dataVersion: dataVersionOf(db), events: events.bus });
+  const context = new ContextService(views, {
+    dataVersion: dataVersionOf(db),
+    events: events.bus,
+    renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },
+  });
   // Curation jobs (issue 12): queued in this process on SQLite, through pg-boss (shared by every instance)
   // on PostgreSQL; recovery resumes those a restart or a dead instance interrupted.
   const jobs = createCurationJobs({

@@ -46,7 +46,8 @@ function contextCheck(children: number, minMetadata: number): Verify {
 export async function childrenScenario(service: ScaleService): Promise<ScenarioResult[]> {
   const result = scenario('render-children', 'Context render, container with N children', 'children', [
     'GET /repository-view-context/FEDORA/{id}?contextUri=<container>; the children are empty containers ' +
-      'created through POST /rest/<container>; the same container grows from one size to the next.',
+      'created through POST /rest/<container>; the same container grows from one size to the next. ' +
+      'Render cache off (SCRIPTORIUM_RENDER_CACHE_MIB=0): every request builds the context.',
   ]);
   const view = await fedoraView(service);
   const container = await createContainer(service);
@@ -68,7 +69,8 @@ export async function childrenScenario(service: ScaleService): Promise<ScenarioR
 export async function triplesScenario(service: ScaleService): Promise<ScenarioResult[]> {
   const render = scenario('render-triples', 'Context render, resource with N metadata triples', 'triples', [
     'GET …?contextUri=<resource>; the triples are dc:description literals added by PATCH (INSERT DATA) ' +
-      'to /rest/<resource>, no children; the same resource grows from one size to the next.',
+      'to /rest/<resource>, no children; the same resource grows from one size to the next. Render ' +
+      'cache off (SCRIPTORIUM_RENDER_CACHE_MIB=0): every request builds the context.',
   ]);
   const add = scenario(
     'add-triple',

@@ -36,7 +36,10 @@ export async function stopAll(): Promise<void> {
  * Runs `body` against a service of its own, so one scenario's data, caches and memory never weigh on
  * the next, and a scenario that brings the service down leaves the others their own.
  */
-export async function withService<T>(body: (service: ScaleService) => Promise<T>): Promise<T> {
+export async function withService<T>(
+  body: (service: ScaleService) => Promise<T>,
+  env: Readonly<Record<string, string>> = {},
+): Promise<T> {
   const profiler = await profilerEnv(process.env.BENCH_SCALE_CPU_PROF);
   if (closing) throw new Error('interrupted');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-scale-'));
@@ -58,6 +61,7 @@ export async function withService<T>(body: (service: ScaleService) => Promise<T>
       SCRIPTORIUM_EMBEDDED_REPOSITORY: 'true',
       SCRIPTORIUM_REPOSITORY_USERNAME: repositoryUser,
       SCRIPTORIUM_REPOSITORY_PASSWORD: repositoryPassword,
+      ...env,
       ...profiler,
     });
     const child = await starting;

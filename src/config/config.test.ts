@@ -172,4 +172,12 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_JOB_LEASE_SECONDS must be an integer from 3 to 3600, got "soon"[\s\S]*SCRIPTORIUM_JOB_WORKERS must be an integer from 1 to 64/,
     );
   });
+
+  it('reads the render cache budget, 0 turning it off', () => {
+    expect(loadConfig({}).renderCacheMiB).toBe(32);
+    expect(loadConfig({ SCRIPTORIUM_RENDER_CACHE_MIB: '0' }).renderCacheMiB).toBe(0);
+    expect(() => loadConfig({ SCRIPTORIUM_RENDER_CACHE_MIB: '-1' })).toThrow(
+      /SCRIPTORIUM_RENDER_CACHE_MIB must be an integer from 0 to 65536, got "-1"/,
+    );
+  });
 });

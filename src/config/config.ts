@@ -95,6 +95,11 @@ export interface Config {
   readonly jobLeaseSeconds: number;
   readonly jobWorkers: number;
   /**
+   * The budget of built contexts kept for views of this process's own repository, in MiB (32); 0 keeps
+   * none (repository-view-context/render-cache.ts).
+   */
+  readonly renderCacheMiB: number;
+  /**
    * The curator's workbench (DECISIONS.md §11): the folder of its built files, served at /ui/
    * (SCRIPTORIUM_UI_DIR; default: `dist/ui` in the installation, which `npm start` builds).
    */
@@ -224,6 +229,7 @@ export function loadConfig(env: Env): Config {
     jobMaxResources: integer('SCRIPTORIUM_JOB_MAX_RESOURCES', 10_000, 1, 10_000_000),
     jobLeaseSeconds: integer('SCRIPTORIUM_JOB_LEASE_SECONDS', 30, 3, 3_600),
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
+    renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.

@@ -60,8 +60,11 @@ export class ContextService {
   ) {
     const { dataVersion } = options;
     this.events = options.events ?? NO_EVENTS;
+    // A budget of 0 keeps nothing (SCRIPTORIUM_RENDER_CACHE_MIB=0).
     this.renders =
-      dataVersion?.watchesRepository === true ? new RenderCache(dataVersion, options.renderCache) : undefined;
+      dataVersion?.watchesRepository === true && options.renderCache?.maxBytes !== 0
+        ? new RenderCache(dataVersion, options.renderCache)
+        : undefined;
   }
 
   async open(

@@ -27,7 +27,7 @@ import {
   slugSegment,
   storeContent,
 } from './write-input.js';
-import { created, MAX_WRITE_ATTEMPTS, newRecord, retrying, write } from './write-support.js';
+import { created, MAX_WRITE_ATTEMPTS, newRecord, retrying, retryingFrom, write } from './write-support.js';
 
 // Writing resources: POST (create a child), PUT (create or replace), PATCH (SPARQL Update), DELETE.
 
@@ -190,31 +190,18 @@ export async function patch(
   const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
   const iri = ctx.mapper.external(path);
   const parsed = vetPatch(text, iri);
-  let known: ResourceRecord | undefined = first;
-  await retrying(
-    deps,
-    ctx,
-    path,
-    async (changedSinceRead) => {
-      // The first attempt works on the state read above unless a write here finished since: the write's
-      // revision check still catches any other change (a retry, or 412 under If-Match), so a second read
-      // would only repeat it.
-      if (changedSinceRead) known = undefined;
-      const current = known ?? (await visible(deps, ctx, path));
-      known = undefined;
-      checkWritePreconditions(ctx.request.headers, rdfEtag(current));
-      const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
-      const triples = toStored(acceptUserTriples(ctx, result, iri, false, new Set()));
-      await write(deps, ctx, [
-        {
-          op: 'put',
-          record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
-          base: current.revision,
-        },
-      ]);
-    },
-    readAt,
-  );
+  await retryingFrom(deps, ctx, path, { record: first, at: readAt }, async (current) => {
+    checkWritePreconditions(ctx.request.headers, rdfEtag(current));
+    const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
+    const triples = toStored(acceptUserTriples(ctx, result, iri, false, new Set()));
+    await write(deps, ctx, [
+      {
+        op: 'put',
+        record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
+        base: current.revision,
+      },
+    ]);
+  });
   return ctx.reply.code(204).send();
 }
 

@@ -11,7 +11,7 @@ import { RepositoryError } from './errors.js';
 import { sendQuads } from './rdf-representation.js';
 import { serverManagedQuads, typeLinks, userQuads } from './render.js';
 import { labelOfSegment, versionIri, versionKey, versionLabel } from './version-labels.js';
-import { retrying, write } from './write-support.js';
+import { retryingFrom, write } from './write-support.js';
 
 // Fedora 4.x labelled versions (fedora-api.md §1.7 "4.x"), for the FEDORA_4 dialect: POST fcr:versions
 // with a Slug label, the list with fedora:hasVersion/hasVersionLabel, GET/PATCH (revert)/DELETE of
@@ -139,29 +139,18 @@ async function revert(deps: RepositoryDeps, ctx: Ctx, path: string, version: Mem
     await freeSnapshotLabel(deps, path, `auto-snapshot-before-${version.label ?? version.memento}`),
   );
   const from = version.record;
-  let known: ResourceRecord | undefined = current;
-  await retrying(
-    deps,
-    ctx,
-    path,
-    async (changedSinceRead) => {
-      // The first attempt writes over the state just snapshotted unless a write here finished since; a
-      // concurrent change makes it retry.
-      if (changedSinceRead) known = undefined;
-      const now = known ?? (await visible(deps, ctx, path));
-      known = undefined;
-      const record: ResourceRecord = {
-        ...now,
-        triples: from.triples,
-        binary: now.kind === 'binary' ? (from.binary ?? now.binary) : now.binary,
-        lastModified: ctx.now,
-        lastModifiedBy: ctx.user,
-        revision: now.revision + 1,
-      };
-      await write(deps, ctx, [{ op: 'put', record, base: now.revision }]);
-    },
-    readAt,
-  );
+  // The first attempt writes over the state just snapshotted, unless a write here finished since.
+  await retryingFrom(deps, ctx, path, { record: current, at: readAt }, async (now) => {
+    const record: ResourceRecord = {
+      ...now,
+      triples: from.triples,
+      binary: now.kind === 'binary' ? (from.binary ?? now.binary) : now.binary,
+      lastModified: ctx.now,
+      lastModifiedBy: ctx.user,
+      revision: now.revision + 1,
+    };
+    await write(deps, ctx, [{ op: 'put', record, base: now.revision }]);
+  });
   return ctx.reply.code(204).send();
 }
 

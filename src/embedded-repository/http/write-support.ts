@@ -2,7 +2,7 @@ import type { ResourceKind, BinaryInfo, ResourceRecord } from '../store/record.j
 import { RevisionConflict } from '../store/errors.js';
 import { parentOf } from '../store/paths.js';
 import type { WriteOp } from '../store/write-ops.js';
-import { header, release, sub, type Ctx, type RepositoryDeps } from './context.js';
+import { header, release, sub, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { binaryEtag, link, rdfEtag, typeLinks } from './render.js';
 
@@ -56,6 +56,33 @@ export async function retrying(
       }
     },
     readAt,
+  );
+}
+
+/**
+ * `retrying` for a write computed from the resource as read before (`read.record`; `read.at`, a
+ * `deps.writers.mark()` taken before that read). The first attempt works on that record unless a write to
+ * the path finished since (the revision check still catches any other change, with a retry or 412 under
+ * If-Match, so reading again first would only repeat it); every later attempt reads the resource again.
+ */
+export async function retryingFrom(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  path: string,
+  read: { readonly record: ResourceRecord; readonly at: number },
+  attempt: (current: ResourceRecord) => Promise<void>,
+): Promise<void> {
+  let known: ResourceRecord | undefined = read.record;
+  await retrying(
+    deps,
+    ctx,
+    path,
+    async (changedSinceRead) => {
+      const current = (changedSinceRead ? undefined : known) ?? (await visible(deps, ctx, path));
+      known = undefined;
+      await attempt(current);
+    },
+    read.at,
   );
 }
 
