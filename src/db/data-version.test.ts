@@ -5,12 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectDatabase } from './connect.js';
-import {
-  dataVersionOf,
-  UNKNOWN_DATA_VERSION,
-  VersionedCache,
-  type DataVersion,
-} from './data-version.js';
+import { dataVersionOf, UNKNOWN_DATA_VERSION, VersionedCache, type DataVersion } from './data-version.js';
 import type { Database } from './database.js';
 
 /**
