@@ -48,4 +48,26 @@ describe('parseLinks', () => {
     expect(parseLinks('<unterminated; rel=type', { lenient: true })).toEqual([]);
     expect(parseLinks('<a>; title*=abc', { lenient: true })).toEqual([]);
   });
+
+  it('parses a link repeated across answers once, and shares it frozen', () => {
+    const answer = (resource: string) =>
+      `<http://www.w3.org/ns/ldp#BasicContainer>; rel="type", <${resource}>; rel="original timegate"`;
+    const [typeA, selfA] = parseLinks(answer('http://r/a'));
+    const [typeB, selfB] = parseLinks(answer('http://r/b'));
+    expect(typeB).toBe(typeA);
+    expect(selfB).not.toBe(selfA);
+    expect(selfB?.uri).toBe('http://r/b');
+    expect(Object.isFrozen(typeA) && Object.isFrozen(typeA?.rels) && Object.isFrozen(typeA?.params)).toBe(
+      true,
+    );
+  });
+
+  it('still refuses a malformed link it has seen before when strict, and skips it when lenient', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(() => parseLinks('<a>; rel=type, <broken; rel=x')).toThrow(MalformedLinkHeaderError);
+      expect(parseLinks('<a>; rel=type, <broken; rel=x', { lenient: true })).toEqual([
+        { uri: 'a', rels: ['type'], params: { rel: 'type' } },
+      ]);
+    }
+  });
 });
