@@ -161,17 +161,21 @@ export class VersionedCache<K extends string | number, V extends string | number
   constructor(
     private readonly version: DataVersion,
     capacity = 1,
-    /** Also bounds the values' total size as `sizeOf` estimates it; a value over a quarter is not kept. */
-    budget?: { readonly maxSize: number; readonly sizeOf: (value: V) => number },
+    /**
+     * Also bounds the values' total size as `sizeOf` estimates it; a value over a quarter is not kept, so
+     * `sizeOf` may stop counting once past `limit` (that quarter).
+     */
+    budget?: { readonly maxSize: number; readonly sizeOf: (value: V, limit: number) => number },
   ) {
+    const maxEntrySize = budget === undefined ? 0 : Math.max(1, Math.floor(budget.maxSize / 4));
     this.entries =
       budget === undefined
         ? new LRUCache({ max: capacity })
         : new LRUCache({
             max: capacity,
             maxSize: budget.maxSize,
-            maxEntrySize: Math.max(1, Math.floor(budget.maxSize / 4)),
-            sizeCalculation: (value) => Math.max(1, budget.sizeOf(value)),
+            maxEntrySize,
+            sizeCalculation: (value) => Math.max(1, budget.sizeOf(value, maxEntrySize)),
           });
   }
 

@@ -80,12 +80,24 @@ export class RenderCache {
 
 /**
  * A rough size of a context in memory: two bytes per string character plus a fixed cost per value,
- * found by one walk (cheaper than serialising it; it only has to be proportional).
+ * found by one walk (cheaper than serialising it; it only has to be proportional). The walk stops once
+ * the count passes `limit`: a context too large to keep (one of 100 000 children) is not walked whole only
+ * to be refused.
  */
-export function estimatedBytes(value: unknown): number {
-  if (typeof value === 'string') return 16 + 2 * value.length;
-  if (value === null || typeof value !== 'object') return 8;
-  let total = 32;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) total += estimatedBytes(item);
-  return total;
+export function estimatedBytes(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  const count = { total: 0 };
+  addSize(value, limit, count);
+  return count.total;
+}
+
+function addSize(value: unknown, limit: number, count: { total: number }): void {
+  if (typeof value === 'string') count.total += 16 + 2 * value.length;
+  else if (value === null || typeof value !== 'object') count.total += 8;
+  else {
+    count.total += 32;
+    for (const item of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) {
+      if (count.total > limit) return;
+      addSize(item, limit, count);
+    }
+  }
 }

@@ -55,6 +55,26 @@ describe('RenderCache', () => {
     expect(cache.size).toBe(5);
   });
 
+  it('stops estimating a context once it is past the limit, and counts it whole without one', () => {
+    let reads = 0;
+    const child = () =>
+      Object.defineProperty({}, 'uri', {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return 'http://r/child';
+        },
+      });
+    const children = Array.from({ length: 1000 }, child);
+    const whole = estimatedBytes(children);
+    expect(reads).toBe(1000);
+    reads = 0;
+    const partial = estimatedBytes(children, 500);
+    expect(partial).toBeGreaterThan(500);
+    expect(partial).toBeLessThan(whole);
+    expect(reads).toBeLessThan(20);
+  });
+
   it('keeps renders of different adapters (view configurations) and schema prefixes apart', async () => {
     const cache = new RenderCache(steady);
     const first = {};
