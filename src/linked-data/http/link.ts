@@ -48,7 +48,7 @@ export function linkTargets(links: readonly LinkValue[], rel: string): string[] 
 /**
  * One link parsed, kept by its text: a repository sends the same type links on every answer (a Fedora
  * container: six of its eight), so a job or a render reading thousands of answers parses each such link
- * once (about 1.5 µs each through http-link-header). Frozen, since every caller shares it. The capacity
+ * once (about 4 µs each through http-link-header). Frozen, since every caller shares it. The capacity
  * bounds the memory whatever a client or repository sends.
  */
 const parseOneKept = memoize((text: string) => freeze(parseOne(text)), 512);
