@@ -167,16 +167,17 @@ export class VersionedCache<K extends string | number, V extends string | number
      */
     budget?: { readonly maxSize: number; readonly sizeOf: (value: V, limit: number) => number },
   ) {
-    const maxEntrySize = budget === undefined ? 0 : Math.max(1, Math.floor(budget.maxSize / 4));
-    this.entries =
-      budget === undefined
-        ? new LRUCache({ max: capacity })
-        : new LRUCache({
-            max: capacity,
-            maxSize: budget.maxSize,
-            maxEntrySize,
-            sizeCalculation: (value) => Math.max(1, budget.sizeOf(value, maxEntrySize)),
-          });
+    if (budget === undefined) {
+      this.entries = new LRUCache({ max: capacity });
+      return;
+    }
+    const maxEntrySize = Math.max(1, Math.floor(budget.maxSize / 4));
+    this.entries = new LRUCache({
+      max: capacity,
+      maxSize: budget.maxSize,
+      maxEntrySize,
+      sizeCalculation: (value) => Math.max(1, budget.sizeOf(value, maxEntrySize)),
+    });
   }
 
   /** The total size of the values kept, as `budget.sizeOf` estimated it (0 without a budget). */
