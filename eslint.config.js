@@ -34,8 +34,8 @@ export default tseslint.config(
   {
     // Layering (issue 9, docs/architecture.md): domain, storage and adapter code stays free of HTTP and of
     // the web framework, so it can be tested and reused without a server. Everything under src/ is held to
-    // this except the HTTP layer itself (src/http/, *.routes.ts, *.api.ts), the composition root, the test
-    // support and the few auth modules that are Fastify plugins by nature.
+    // this except the HTTP layer itself (src/http/, *.routes.ts, *.api.ts), the composition root, the tests
+    // and the few auth modules that are Fastify plugins by nature.
     files: ['src/**/*.ts'],
     ignores: [
       'src/http/**',
@@ -43,10 +43,7 @@ export default tseslint.config(
       'src/**/*.api.ts',
       'src/repository-view-context/context-route-support.ts',
       'src/**/*.test.ts',
-      // Modules only tests import (fixtures, helpers, case tables split out of a test file).
-      'src/**/*.support.ts',
       'src/app.ts',
-      'src/test-support/**',
       'src/auth/attempt-purge.ts',
       'src/auth/login-rate-limit.ts',
       'src/auth/rate-limit-store.ts',
@@ -74,7 +71,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', '**/*.support.ts', 'src/test-support/**', 'bench/**', 'test/**'],
+    files: ['**/*.test.ts', 'bench/**', 'test/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-console': 'off',

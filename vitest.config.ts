@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'ui/src/**/*.test.ts'],
     globalSetup: [
-      'src/test-support/global-setup.ts',
+      'test/support/global-setup.ts',
       // One Community Solid Server per run for the LDP adapter contract runner (≈5 s).
       'test/contract/css-global-setup.ts',
     ],

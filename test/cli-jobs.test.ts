@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenWithEmbeddedView, type EmbeddedView } from '../src/test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, TEST_ADMIN, type TestApp } from '../src/test-support/test-app.js';
+import { listenWithEmbeddedView, type EmbeddedView } from './support/embedded-view.js';
+import { body, buildTestApp, sendJson, TEST_ADMIN, type TestApp } from './support/test-app.js';
 
 /**
  * `scriptorium job …` against a real service: the CLI starts a MAPPING job over three records through the

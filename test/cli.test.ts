@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
-import { login } from '../src/test-support/test-app.js';
-import { childEnvironment } from '../src/test-support/child-environment.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../src/test-support/test-database.js';
+import { login } from './support/test-app.js';
+import { childEnvironment } from './support/child-environment.js';
+import { createTestDatabase, testDialect, type TestDatabase } from './support/test-database.js';
 
 /** `scriptorium users add|list` on the configured database, then the user signs in through the API. */
 let dataDir: string;

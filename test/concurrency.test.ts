@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, buildTestApp, sendJson, type TestApp } from '../src/test-support/test-app.js';
-import { testDialect } from '../src/test-support/test-database.js';
+import { body, buildTestApp, sendJson, type TestApp } from './support/test-app.js';
+import { testDialect } from './support/test-database.js';
 
 /** Uniqueness holds under concurrency on the database under test (issue: 50 parallel POSTs). */
 let t: TestApp;

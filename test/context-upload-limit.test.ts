@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { listenWithEmbeddedView } from '../src/test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../src/test-support/test-app.js';
+import { listenWithEmbeddedView } from './support/embedded-view.js';
+import { body, buildTestApp, sendJson, type TestApp } from './support/test-app.js';
 import { startCommunitySolidServer } from './contract/css-global-setup.js';
 
 /**

@@ -6,9 +6,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pgBossSchemaFor } from '../src/curation-jobs/runner/pg-boss-queue.js';
-import { childEnvironment } from '../src/test-support/child-environment.js';
-import { ensureDatabase } from '../src/test-support/global-setup.js';
-import { TEST_POSTGRES_URL, testDialect, type TestDatabase } from '../src/test-support/test-database.js';
+import { childEnvironment } from './support/child-environment.js';
+import { ensureDatabase } from './support/global-setup.js';
+import { TEST_POSTGRES_URL, testDialect, type TestDatabase } from './support/test-database.js';
 
 /**
  * Issue 12: on PostgreSQL two instances share one job queue (pg-boss), and killing the one that runs a job

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveRepositoryCredentials } from '../src/embedded-repository/credentials.js';
-import { buildTestApp, type TestApp } from '../src/test-support/test-app.js';
-import { testDialect } from '../src/test-support/test-database.js';
+import { buildTestApp, type TestApp } from './support/test-app.js';
+import { testDialect } from './support/test-database.js';
 
 /**
  * Nothing under the data directory is readable by other local users: the SQLite database and its WAL

@@ -4,8 +4,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnvironment } from '../src/test-support/child-environment.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../src/test-support/test-database.js';
+import { childEnvironment } from './support/child-environment.js';
+import { createTestDatabase, testDialect, type TestDatabase } from './support/test-database.js';
 
 /**
  * The real process over real HTTP: start-up on the configured database, structured logs with request

@@ -5,9 +5,9 @@ import { createAdapter } from '../src/repository-adapters/create-adapter.js';
 import { PropertyLookup } from '../src/schemas/property-lookup.js';
 import { VocabularyFetcher } from '../src/schemas/vocabulary-fetcher.js';
 import { UpstreamFailedError } from '../src/shared/errors.js';
-import { buildRepositoryApp, repo } from '../src/test-support/repository-client.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../src/test-support/test-app.js';
-import { testDialect } from '../src/test-support/test-database.js';
+import { buildRepositoryApp, repo } from './support/repository-client.js';
+import { body, buildTestApp, sendJson, type TestApp } from './support/test-app.js';
+import { testDialect } from './support/test-database.js';
 
 /**
  * Issue 8, finding 4: no RDF input may expand into a huge output, wherever it is parsed — request bodies

@@ -10,7 +10,7 @@ import {
   TEST_POSTGRES_URL,
   testDialect,
   type TestDatabase,
-} from '../src/test-support/test-database.js';
+} from './support/test-database.js';
 
 /**
  * Crash safety of the embedded repository with the real process: SIGKILL in the middle of a stream of

@@ -4,8 +4,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../src/test-support/test-app.js';
-import { testDialect } from '../src/test-support/test-database.js';
+import type { TestApp } from './support/test-app.js';
+import { testDialect } from './support/test-database.js';
 import {
   AUTH,
   BASE,
@@ -16,7 +16,7 @@ import {
   repo,
   sparql,
   turtle,
-} from '../src/test-support/repository-client.js';
+} from './support/repository-client.js';
 
 /** The embedded repository under concurrent writers and hostile input: clean 4xx, nothing changed. */
 let t: TestApp;

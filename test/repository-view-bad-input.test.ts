@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenWithEmbeddedView, type EmbeddedView } from '../src/test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../src/test-support/test-app.js';
+import { listenWithEmbeddedView, type EmbeddedView } from './support/embedded-view.js';
+import { body, buildTestApp, sendJson, type TestApp } from './support/test-app.js';
 
 /**
  * Repository views, verification and the context endpoints against careless and hostile input: each

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, buildTestApp, sendJson, type TestApp } from '../src/test-support/test-app.js';
-import { expectCleanRefusal, rawBodies, sendRaw } from '../src/test-support/refusals.js';
+import { body, buildTestApp, sendJson, type TestApp } from './support/test-app.js';
+import { expectCleanRefusal, rawBodies, sendRaw } from './support/refusals.js';
 
 /**
  * Every schema endpoint against hostile and careless input: each answer is a clear INVALID (200) or a

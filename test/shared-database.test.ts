@@ -4,15 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import {
-  body,
-  buildTestApp,
-  login,
-  sendJson,
-  TEST_ADMIN,
-  type TestApp,
-} from '../src/test-support/test-app.js';
-import { testDialect } from '../src/test-support/test-database.js';
+import { body, buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from './support/test-app.js';
+import { testDialect } from './support/test-database.js';
 
 /**
  * Two instances on one database (two processes on one SQLite file, or two servers on one PostgreSQL

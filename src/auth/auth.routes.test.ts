@@ -6,7 +6,7 @@ import {
   sendJson,
   TEST_ADMIN,
   type TestApp,
-} from '../test-support/test-app.js';
+} from '../../test/support/test-app.js';
 import { passwordHashingLoad } from '../users/password.js';
 import { LOGIN_FAILED, LOGIN_THROTTLED } from './auth.service.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrations/migrate.js';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { hashPassword } from '../users/password.js';
 import { UserStore } from '../users/user.store.js';
 import Fastify from 'fastify';

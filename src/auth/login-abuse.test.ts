@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../config/config.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
-import { body, buildTestApp, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, TEST_ADMIN, type TestApp } from '../../test/support/test-app.js';
 import { passwordHashingLoad, resetPasswordHashingPeak } from '../users/password.js';
 import { LOGIN_FAILED, LOGIN_THROTTLED } from './auth.service.js';
 

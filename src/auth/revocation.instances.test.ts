@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import type { DataVersion } from '../db/data-version.js';
 import { PostgresChangeFeed } from '../db/postgres-change-feed.js';
-import { buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
+import { buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from '../../test/support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
 
 /**
  * A logout takes effect at once (DECISIONS.md §5), also on another instance of the same database that

@@ -3,7 +3,7 @@ import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { dataVersionOf } from '../db/data-version.js';
 import { migrateToLatest } from '../db/migrations/migrate.js';
 import { PostgresChangeFeed } from '../db/postgres-change-feed.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../test/support/test-database.js';
 import { SessionStore } from './session.store.js';
 import { hashToken } from './tokens.js';
 

@@ -4,7 +4,7 @@ import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrations/migrate.js';
 import type { ServiceEvent } from '../events/event-bus.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { OperatorStore } from '../operators/operator.store.js';
 import { CurationJobService, operatorsInOrder } from './curation-job.service.js';
 import { CurationJobStore } from './curation-job.store.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, type TestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../test/support/test-database.js';
 import { connectDatabase } from './connect.js';
 import { dataVersionOf, type DataVersion } from './data-version.js';
 import type { Database } from './database.js';

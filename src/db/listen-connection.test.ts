@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_POSTGRES_URL, testDialect } from '../test-support/test-database.js';
+import { TEST_POSTGRES_URL, testDialect } from '../../test/support/test-database.js';
 import { ListenConnection, type ListeningInfo } from './listen-connection.js';
 
 /**

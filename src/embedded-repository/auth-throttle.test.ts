@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
-import { buildRepositoryApp, HOST, REPO_PASSWORD, REPO_USER } from '../test-support/repository-client.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { buildRepositoryApp, HOST, REPO_PASSWORD, REPO_USER } from '../../test/support/repository-client.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
 
 const basic = (user: string, password: string) =>

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import { buildTestApp } from '../test-support/test-app.js';
-import { buildRepositoryApp, repo, REPO_PASSWORD, REPO_USER } from '../test-support/repository-client.js';
+import { testDialect } from '../../test/support/test-database.js';
+import { buildTestApp } from '../../test/support/test-app.js';
+import { buildRepositoryApp, repo, REPO_PASSWORD, REPO_USER } from '../../test/support/repository-client.js';
 import { PASSWORD_FILE, resolveRepositoryCredentials } from './credentials.js';
 
 const basic = (user: string, password: string) =>

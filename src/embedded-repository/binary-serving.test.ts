@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
-import { buildRepositoryApp, repo } from '../test-support/repository-client.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { buildRepositoryApp, repo } from '../../test/support/repository-client.js';
 import { isActiveMediaType } from './http/active-content.js';
 
 /**

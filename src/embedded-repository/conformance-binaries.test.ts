@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
-import { BASE, buildRepositoryApp, NS, objects, repo } from '../test-support/repository-client.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { BASE, buildRepositoryApp, NS, objects, repo } from '../../test/support/repository-client.js';
 import { BinaryStore } from './binaries/binary-store.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -11,8 +11,8 @@ import {
   objects,
   repo,
   turtle,
-} from '../test-support/repository-client.js';
-import { CONSTRAINED_BY, TITLE } from './conformance.support.js';
+} from '../../test/support/repository-client.js';
+import { CONSTRAINED_BY, TITLE } from '../../test/support/embedded-repository/conformance.js';
 
 /**
  * Fedora API conformance, creating and replacing: 3.5 POST and 3.6 PUT. Test by test as the Fedora-API-

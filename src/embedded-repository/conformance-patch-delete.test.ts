@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -11,8 +11,8 @@ import {
   repo,
   sparql,
   turtle,
-} from '../test-support/repository-client.js';
-import { LDP_CONTAINS, CONSTRAINED_BY, TITLE } from './conformance.support.js';
+} from '../../test/support/repository-client.js';
+import { LDP_CONTAINS, CONSTRAINED_BY, TITLE } from '../../test/support/embedded-repository/conformance.js';
 
 /**
  * Fedora API conformance, changing and removing: 3.7 PATCH, 3.8 DELETE and 3.9 external content. Test by

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -13,14 +13,14 @@ import {
   repo,
   sparql,
   turtle,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 import {
   LDP_CONTAINS,
   CONSTRAINED_BY,
   TITLE,
   PREFER_CONTAINMENT,
   PREFER_MINIMAL,
-} from './conformance.support.js';
+} from '../../test/support/embedded-repository/conformance.js';
 
 /**
  * Fedora API conformance, reading: 3.1 containers and binaries, 3.2 GET, 3.3 HEAD, 3.4 OPTIONS, and listing

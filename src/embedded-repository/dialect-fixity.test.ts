@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FedoraDialect } from '../shared/fedora-dialect.js';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
-import { BASE, buildRepositoryApp, graphOf, NS, repo } from '../test-support/repository-client.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { BASE, buildRepositoryApp, graphOf, NS, repo } from '../../test/support/repository-client.js';
 
 /** fcr:fixity as Fedora 4.x and 5.x report it (fedora-api.md §1.5): SHA-1, SUCCESS/BAD_CHECKSUM/BAD_SIZE. */
 const XSD_LONG = 'http://www.w3.org/2001/XMLSchema#long';

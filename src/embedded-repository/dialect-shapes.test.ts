@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FedoraDialect } from '../shared/fedora-dialect.js';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -14,7 +14,7 @@ import {
   repo,
   sparql,
   turtle,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 
 /**
  * The headers and bodies of each Fedora line (fedora-api.md §1.1, §1.2, §1.9): what a client sees of the

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FedoraDialect } from '../shared/fedora-dialect.js';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -13,7 +13,7 @@ import {
   repo,
   sparql,
   turtle,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 
 /**
  * Transactions in the path, as Fedora 4.x and 5.x answer them (fedora-api.md §1.6, left column): the

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -10,7 +10,7 @@ import {
   objects,
   repo,
   sparql,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 
 /** Versions as Fedora 4.7 (labelled checkpoints) and 5.x (Memento) answer them, fedora-api.md §1.7. */
 let v4: TestApp;

@@ -1,9 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
-import { BASE, buildRepositoryApp, graphOf, NS, objects, repo } from '../test-support/repository-client.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import {
+  BASE,
+  buildRepositoryApp,
+  graphOf,
+  NS,
+  objects,
+  repo,
+} from '../../test/support/repository-client.js';
 
 /** fcr:fixity re-reads the stored bytes (Fedora's premis shape); Want-Digest is computed fresh too. */
 let t: TestApp;

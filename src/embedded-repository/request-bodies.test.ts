@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
-import { AUTH, buildRepositoryApp, createContainer, repo } from '../test-support/repository-client.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { AUTH, buildRepositoryApp, createContainer, repo } from '../../test/support/repository-client.js';
 
 /**
  * No route of /rest holds an unbounded body in memory (issue 8, finding 6: `POST …/fcr:versions` read a

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { testDialect } from '../test-support/test-database.js';
-import { body, sendJson, type TestApp } from '../test-support/test-app.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { testDialect } from '../../test/support/test-database.js';
+import { body, sendJson, type TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -9,7 +9,7 @@ import {
   objects,
   repo,
   sparql,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 
 /**
  * SPARQL Update cannot freeze the process (issue 8, finding 5): a 3-way join over 200 triples took 18 s

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -8,7 +8,7 @@ import {
   hasLink,
   repo,
   turtle,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 
 /** Deleted paths answer 410 with a tombstone link until the tombstone is purged (Fedora 6). */
 let t: TestApp;

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -13,7 +13,7 @@ import {
   repo,
   sparql,
   turtle,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 
 /** Transactions exactly as Fedora 6 has them (fedora-api.md §1.6): fcr:tx, Atomic-ID, PUT commits, DELETE rolls back. */
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
@@ -10,7 +10,7 @@ import {
   objects,
   repo,
   sparql,
-} from '../test-support/repository-client.js';
+} from '../../test/support/repository-client.js';
 
 /** Memento versioning (Fedora API §4), by test-suite id; labels via Slug are our extension. */
 let t: TestApp;

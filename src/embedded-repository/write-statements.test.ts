@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import {
   BASE,
   buildRepositoryApp,
   createContainer,
   repo,
   sparql,
-} from '../test-support/repository-client.js';
-import { TITLE } from './conformance.support.js';
+} from '../../test/support/repository-client.js';
+import { TITLE } from '../../test/support/embedded-repository/conformance.js';
 
 /**
  * SQL statements per write (issue 10): a create and a PATCH are a small fixed number of statements,

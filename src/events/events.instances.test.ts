@@ -3,9 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { body, buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
-import { TEST_POSTGRES_URL, testDialect } from '../test-support/test-database.js';
-import { baseUrlOf, SseClient } from './events.support.js';
+import {
+  body,
+  buildTestApp,
+  login,
+  sendJson,
+  TEST_ADMIN,
+  type TestApp,
+} from '../../test/support/test-app.js';
+import { TEST_POSTGRES_URL, testDialect } from '../../test/support/test-database.js';
+import { baseUrlOf, SseClient } from '../../test/support/events/events.js';
 
 /**
  * DECISIONS.md §10: on PostgreSQL a change made on one instance reaches the streams of every instance

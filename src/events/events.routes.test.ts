@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
-import { baseUrlOf, SseClient, type EventEnvelope } from './events.support.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
+import { baseUrlOf, SseClient, type EventEnvelope } from '../../test/support/events/events.js';
 
 /**
  * GET /events through real HTTP (DECISIONS.md §10): each publisher's events, who sees which, the one-time

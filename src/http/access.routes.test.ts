@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config/config.js';
 import { UnauthenticatedError } from '../shared/errors.js';
-import { buildTestApp, type TestApp } from '../test-support/test-app.js';
+import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
 import type { Authorizer } from './access.js';
 import { isOutsideRoleModel } from './permissions.js';
 import { createHttpServer } from './server.js';

@@ -1,7 +1,7 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../config/config.js';
-import { buildTestApp, type TestApp } from '../test-support/test-app.js';
+import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
 
 /**
  * Slow clients against a real listening server (inject() has no sockets): each limit is set small and

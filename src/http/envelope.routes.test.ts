@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { curationJobCases } from '../curation-jobs/curation-job.envelope.support.js';
+import { curationJobCases } from '../../test/support/curation-jobs/curation-job-envelope.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { buildTestApp, type TestApp } from '../test-support/test-app.js';
-import { contextCases } from './envelope-context.support.js';
-import { SERVICE_CASES } from './envelope-service.support.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
+import { contextCases } from '../../test/support/http/envelope-context.js';
+import { SERVICE_CASES } from '../../test/support/http/envelope-service.js';
 import {
   expectEnvelope,
   expectHeaders,
@@ -12,8 +12,8 @@ import {
   send,
   sendOverHttp,
   type RouteCases,
-} from './envelope.support.js';
-import { viewCases } from './envelope-views.support.js';
+} from '../../test/support/http/envelope.js';
+import { viewCases } from '../../test/support/http/envelope-views.js';
 
 // The embedded view every context case runs against (set up for each test).
 let v: EmbeddedView;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listenWithEmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
-import { expectEnvelope, expectHeaders } from './envelope.support.js';
+import { listenWithEmbeddedView } from '../../test/support/embedded-view.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
+import { expectEnvelope, expectHeaders } from '../../test/support/http/envelope.js';
 
 // The same app as the route walk's (an embedded view listening), so the rules hold on the real set-up.
 let t: TestApp;

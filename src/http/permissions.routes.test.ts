@@ -8,7 +8,7 @@ import {
   sendJson,
   TEST_ADMIN,
   type TestApp,
-} from '../test-support/test-app.js';
+} from '../../test/support/test-app.js';
 import { roleSatisfies } from '../auth/roles.js';
 import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
 import { createHttpServer } from './server.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 /**
  * Schema-first bodies through the real app: Fastify's validation never answers 400 for a body's content;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 let t: TestApp;
 beforeEach(async () => {

@@ -4,8 +4,15 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { body, buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
+import {
+  body,
+  buildTestApp,
+  login,
+  sendJson,
+  TEST_ADMIN,
+  type TestApp,
+} from '../../test/support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
 
 /**
  * `GET /operators` keeps the list (and its JSON) while the database is unchanged: counted in SQL

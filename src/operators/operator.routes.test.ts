@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 const URL = '/operators';
 const SUCCESS_META = { status: 'SUCCESS', action: null, message: 'Your request was successful', id: null };

@@ -3,7 +3,12 @@ import { PreconditionFailedError, UpstreamFailedError } from '../shared/errors.j
 import type { FedoraDialect } from '../shared/fedora-dialect.js';
 import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
 import { createAdapter } from './create-adapter.js';
-import { LDP, TYPE_BINARY, TYPE_CONTAINER, RecordingStub } from './adapter-requests.support.js';
+import {
+  LDP,
+  TYPE_BINARY,
+  TYPE_CONTAINER,
+  RecordingStub,
+} from '../../test/support/repository-adapters/adapter-requests.js';
 
 /**
  * The wire format of conditional writes (curation jobs, DECISIONS.md §9): the ETag `describe` reports,

@@ -6,7 +6,12 @@ import { BadRequestError } from '../shared/errors.js';
 import type { FedoraDialect } from '../shared/fedora-dialect.js';
 import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
 import { createAdapter } from './create-adapter.js';
-import { LDP, TYPE_BINARY, turtle, RecordingStub } from './adapter-requests.support.js';
+import {
+  LDP,
+  TYPE_BINARY,
+  turtle,
+  RecordingStub,
+} from '../../test/support/repository-adapters/adapter-requests.js';
 import { requireFacet } from './repository-kinds.js';
 
 /**

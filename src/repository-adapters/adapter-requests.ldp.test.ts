@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
 import { createAdapter } from './create-adapter.js';
-import { LDP, RecordingStub } from './adapter-requests.support.js';
+import { LDP, RecordingStub } from '../../test/support/repository-adapters/adapter-requests.js';
 
 /**
  * The exact upstream requests each adapter method makes, against a recording stub that answers like

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { UpstreamFailedError } from '../shared/errors.js';
 import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
 import { createAdapter } from './create-adapter.js';
-import { LDP, TYPE_BINARY, turtle, RecordingStub } from './adapter-requests.support.js';
+import {
+  LDP,
+  TYPE_BINARY,
+  turtle,
+  RecordingStub,
+} from '../../test/support/repository-adapters/adapter-requests.js';
 import { requireFacet } from './repository-kinds.js';
 
 /**

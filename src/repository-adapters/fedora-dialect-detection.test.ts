@@ -2,7 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamFailedError } from '../shared/errors.js';
 import type { DetectedDialect } from '../shared/fedora-dialect.js';
 import { createAdapter } from './create-adapter.js';
-import { LDP, TYPE_CONTAINER, turtle, RecordingStub } from './adapter-requests.support.js';
+import {
+  LDP,
+  TYPE_CONTAINER,
+  turtle,
+  RecordingStub,
+} from '../../test/support/repository-adapters/adapter-requests.js';
 import { detectFedoraDialect, TX_ENDPOINT_REL } from './fedora-dialect-detection.js';
 import { requireFacet } from './repository-kinds.js';
 import { RepositoryHttpClient } from './repository-http-client.js';

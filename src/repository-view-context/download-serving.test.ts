@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 /**
  * Issue 8, finding 8 on the API side: `GET …/resource/content` served a stored HTML binary inline on the

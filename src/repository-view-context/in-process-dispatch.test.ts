@@ -2,8 +2,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 /**
  * Issue 10: a view on this process's own /rest is answered in process (app.inject through the same

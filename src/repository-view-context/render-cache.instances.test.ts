@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
 
 /**
  * The render cache (issue 10) and writes it does not see pass through its own requests: another

@@ -2,9 +2,9 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
 
 /**
  * Issue 10: a render of a view this process answers itself is kept until the database changes. Every

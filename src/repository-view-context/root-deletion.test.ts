@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 /**
  * Issue 8, finding 11: a curator could delete the root of their view, and with it everything in the

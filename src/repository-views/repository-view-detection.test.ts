@@ -7,7 +7,7 @@ import { PostgresChangeFeed } from '../db/postgres-change-feed.js';
 import type { AdapterView } from '../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../repository-adapters/repository-adapter.js';
 import { checkBody } from '../shared/body-check.js';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { PasswordCipher } from './password-cipher.js';
 import { RepositoryViewBody, VerificationBody } from './repository-view.schema.js';
 import { RepositoryViewService } from './repository-view.service.js';

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import { listenWithEmbeddedView, type EmbeddedView } from '../test-support/embedded-view.js';
-import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
 
 /**
  * A FEDORA view's `dialect` (pinned Fedora line, null = detect) and `detectedDialect` (what detection

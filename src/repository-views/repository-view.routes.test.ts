@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../db/connect.js';
-import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 let t: TestApp;
 beforeEach(async () => {

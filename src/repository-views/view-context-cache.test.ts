@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import { listenWithEmbeddedView } from '../test-support/embedded-view.js';
+import { listenWithEmbeddedView } from '../../test/support/embedded-view.js';
 import {
   body,
   buildTestApp,
@@ -15,8 +15,8 @@ import {
   sendJson,
   TEST_ADMIN,
   type TestApp,
-} from '../test-support/test-app.js';
-import { testDialect } from '../test-support/test-database.js';
+} from '../../test/support/test-app.js';
+import { testDialect } from '../../test/support/test-database.js';
 
 /**
  * Every context request opens its view: the view, its links, its password ciphertext and the schemas

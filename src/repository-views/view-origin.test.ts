@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, buildTestApp, createUser, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
 
 /**
  * Issue 8, finding 1: a curator could point a view they curate at a host of their choosing while

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, buildTestApp, sendJson } from '../test-support/test-app.js';
+import { body, buildTestApp, sendJson } from '../../test/support/test-app.js';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { PropertyLookup } from './property-lookup.js';
 import { ACCEPT, VocabularyFetcher, type VocabularyFetcherOptions } from './vocabulary-fetcher.js';

@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, body, sendJson, type TestApp } from '../test-support/test-app.js';
-import { URL, invalid, TEST_PROPERTIES, schemaClient, type SchemaJson } from './schema.support.js';
+import { buildTestApp, body, sendJson, type TestApp } from '../../test/support/test-app.js';
+import {
+  URL,
+  invalid,
+  TEST_PROPERTIES,
+  schemaClient,
+  type SchemaJson,
+} from '../../test/support/schemas/schema.js';
 
 // The schema API's rules: validation messages, limits, uniqueness, ids and concurrency.
 let t: TestApp;

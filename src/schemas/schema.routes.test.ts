@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, body, sendJson, type TestApp } from '../test-support/test-app.js';
-import { URL, SUCCESS_META, TEST_PROPERTIES, schemaClient, type SchemaJson } from './schema.support.js';
+import { buildTestApp, body, sendJson, type TestApp } from '../../test/support/test-app.js';
+import {
+  URL,
+  SUCCESS_META,
+  TEST_PROPERTIES,
+  schemaClient,
+  type SchemaJson,
+} from '../../test/support/schemas/schema.js';
 import { bundledVocabulary } from './vocabulary-catalogue.js';
 
 // The schema API: the documented samples, the seeded schemas and the property lookup.

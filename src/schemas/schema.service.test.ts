@@ -5,7 +5,7 @@ import { migrateToLatest } from '../db/migrations/migrate.js';
 import { checkBody } from '../shared/body-check.js';
 import { IdBody } from '../shared/body-schema.js';
 import { ValidationFailedError } from '../shared/errors.js';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { SchemaBody } from './schema.schema.js';
 import { SchemaService } from './schema.service.js';
 import { SchemaStore } from './schema.store.js';

@@ -7,7 +7,7 @@ import {
   sendJson,
   TEST_ADMIN,
   type TestApp,
-} from '../test-support/test-app.js';
+} from '../../test/support/test-app.js';
 
 let t: TestApp;
 beforeEach(async () => {

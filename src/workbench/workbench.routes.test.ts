@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../test-support/test-app.js';
+import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
 import { WORKBENCH_CSP } from './workbench.routes.js';
 
 describe('the workbench at /ui/', () => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolveRepositoryCredentials } from '../../src/embedded-repository/credentials.js';
 import { FEDORA_DIALECTS } from '../../src/shared/fedora-dialect.js';
-import { buildTestApp } from '../../src/test-support/test-app.js';
+import { buildTestApp } from '../support/test-app.js';
 import { describeRepositoryAdapter } from './repository-adapter.contract.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenWithEmbeddedView, type EmbeddedView } from '../../src/test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../../src/test-support/test-app.js';
+import { listenWithEmbeddedView, type EmbeddedView } from '../support/embedded-view.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../support/test-app.js';
 
 /**
  * The interface samples of cap-behaviour.md §12 rows 3–22 and 31–32, end to end through the real HTTP

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { listenWithEmbeddedView } from '../../src/test-support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../../src/test-support/test-app.js';
+import { listenWithEmbeddedView } from '../support/embedded-view.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../support/test-app.js';
 
 /**
  * Issue 12, "done when", through the real API on the embedded repository (FEDORA) and on a real Community

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FedoraDialect } from '../../src/shared/fedora-dialect.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../../src/test-support/test-app.js';
+import { body, buildTestApp, sendJson, type TestApp } from '../support/test-app.js';
 import { resolveRepositoryCredentials } from '../../src/embedded-repository/credentials.js';
 import type { AddressInfo } from 'node:net';
 

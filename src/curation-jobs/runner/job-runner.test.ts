@@ -7,10 +7,16 @@ import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
 import type { Operator } from '../../operators/operator.js';
 import { createAdapter } from '../../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
-import { createTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { CurationJobStore, type NewCurationJob } from '../curation-job.store.js';
 import type { RunSink, StoredChange, WriteOutcome, WriteSink } from '../work/job-work.js';
-import { DC_SCHEMA, DRAFT_TO_FINAL, retitle, titled, titlesOf } from '../work/work.test-support.js';
+import {
+  DC_SCHEMA,
+  DRAFT_TO_FINAL,
+  retitle,
+  titled,
+  titlesOf,
+} from '../../../test/support/curation-jobs/work.js';
 import { count, JobRunner, type JobWork } from './job-runner.js';
 
 const ROOT = 'http://example.org/rest/';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDatabase } from '../../test-support/global-setup.js';
-import { TEST_POSTGRES_URL, testDialect } from '../../test-support/test-database.js';
+import { ensureDatabase } from '../../../test/support/global-setup.js';
+import { TEST_POSTGRES_URL, testDialect } from '../../../test/support/test-database.js';
 import { CURATION_JOB_QUEUE, PgBossJobQueue, pgBossSchemaFor } from './pg-boss-queue.js';
 
 /**

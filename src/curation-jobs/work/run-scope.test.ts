@@ -7,7 +7,7 @@ import type { Operator } from '../../operators/operator.js';
 import { createAdapter } from '../../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import { toWireTriple } from '../../repository-view-context/triple-format.js';
-import type { TestApp } from '../../test-support/test-app.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import type { JobTarget, RunItem, RunRequest } from './job-work.js';
 import { runScope } from './run-scope.js';
 import {
@@ -18,7 +18,7 @@ import {
   startEmbeddedRepository,
   titled,
   TITLE,
-} from './work.test-support.js';
+} from '../../../test/support/curation-jobs/work.js';
 
 const request = (overrides: Partial<RunRequest>): RunRequest => ({
   kind: 'MAPPING',

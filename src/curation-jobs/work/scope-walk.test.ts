@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
-import type { TestApp } from '../../test-support/test-app.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import type { JobScope } from '../curation-job.js';
 import { runScope } from './run-scope.js';
 import { walkScope } from './scope-walk.js';
-import { counting, DC_SCHEMA, memorySink, startEmbeddedRepository, titled } from './work.test-support.js';
+import {
+  counting,
+  DC_SCHEMA,
+  memorySink,
+  startEmbeddedRepository,
+  titled,
+} from '../../../test/support/curation-jobs/work.js';
 
 /**
  * Walking a scope against the embedded repository: a three-level tree

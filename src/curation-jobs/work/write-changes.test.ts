@@ -4,7 +4,7 @@ import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
 import { NS } from '../../linked-data/rdf/vocab.js';
 import { createAdapter } from '../../repository-adapters/create-adapter.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
-import type { TestApp } from '../../test-support/test-app.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import type { JobTarget, StoredChange } from './job-work.js';
 import { runScope } from './run-scope.js';
 import { writeChanges } from './write-changes.js';
@@ -19,7 +19,7 @@ import {
   startEmbeddedRepository,
   titled,
   titlesOf,
-} from './work.test-support.js';
+} from '../../../test/support/curation-jobs/work.js';
 
 /** Three drafts under a fresh container, previewed: the container's URI, the drafts and the change-set. */
 async function previewedDrafts(adapter: RepositoryAdapter, parent: string) {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../../db/connect.js';
 import { migrateToLatest } from '../../db/migrations/migrate.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../test/support/test-database.js';
 import { parentOf } from './paths.js';
 import type { ResourceRecord } from './record.js';
 import { RepositoryStore } from './repository.store.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../../db/connect.js';
 import { migrateToLatest } from '../../db/migrations/migrate.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../test/support/test-database.js';
 import { LockHeld, RevisionConflict } from './errors.js';
 import { parentOf } from './paths.js';
 import type { ResourceRecord } from './record.js';

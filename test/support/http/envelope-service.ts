@@ -1,5 +1,5 @@
-import { body, login, sendJson, type TestApp } from '../test-support/test-app.js';
-import type { RouteCases } from './envelope.support.js';
+import { body, login, sendJson, type TestApp } from '../test-app.js';
+import type { RouteCases } from './envelope.js';
 
 const newUser = (name: string) => ({ username: name, password: 'a-long-password', role: 'ROLE_USER' });
 

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { CurrentView, RouteCases } from '../http/envelope.support.js';
-import { FINAL_STATES, type JobState } from './curation-job.js';
-import { body, sendJson, type TestApp } from '../test-support/test-app.js';
+import type { CurrentView, RouteCases } from '../http/envelope.js';
+import { FINAL_STATES, type JobState } from '../../../src/curation-jobs/curation-job.js';
+import { body, sendJson, type TestApp } from '../test-app.js';
 
 /**
  * The route walk's cases for curation jobs (src/http/envelope.routes.test.ts): each success prepares a job

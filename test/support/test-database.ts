@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { DatabaseConfig } from '../config/config.js';
+import type { DatabaseConfig } from '../../src/config/config.js';
 
 /**
  * Which database the suite runs on: `TEST_DATABASE=sqlite` (default) or `postgres`. The PostgreSQL pass

@@ -1,5 +1,5 @@
-import { body, sendJson, type TestApp } from '../test-support/test-app.js';
-import { send, type Call, type CurrentView, type Method, type RouteCases } from './envelope.support.js';
+import { body, sendJson, type TestApp } from '../test-app.js';
+import { send, type Call, type CurrentView, type Method, type RouteCases } from './envelope.js';
 
 const RV = '/repository-view-context/:type/:repositoryViewId';
 const q = (uri: string) => `contextUri=${encodeURIComponent(uri)}`;

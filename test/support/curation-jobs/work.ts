@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import type { Quad } from '@rdfjs/types';
-import { resolveRepositoryCredentials } from '../../embedded-repository/credentials.js';
-import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
-import { NS } from '../../linked-data/rdf/vocab.js';
-import type { RegexReplaceOperator } from '../../operators/operator.js';
-import { createAdapter } from '../../repository-adapters/create-adapter.js';
-import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
-import type { Schema } from '../../schemas/schema.js';
-import { buildTestApp, type TestApp } from '../../test-support/test-app.js';
-import type { RunItem, RunSink, StoredChange, WriteSink } from './job-work.js';
+import { resolveRepositoryCredentials } from '../../../src/embedded-repository/credentials.js';
+import { literal, namedNode, quad } from '../../../src/linked-data/rdf/terms.js';
+import { NS } from '../../../src/linked-data/rdf/vocab.js';
+import type { RegexReplaceOperator } from '../../../src/operators/operator.js';
+import { createAdapter } from '../../../src/repository-adapters/create-adapter.js';
+import type { RepositoryAdapter } from '../../../src/repository-adapters/repository-adapter.js';
+import type { Schema } from '../../../src/schemas/schema.js';
+import { buildTestApp, type TestApp } from '../test-app.js';
+import type { RunItem, RunSink, StoredChange, WriteSink } from '../../../src/curation-jobs/work/job-work.js';
 
 export const TITLE = `${NS.dc}title`;
 export const DC_SCHEMA: Schema = {

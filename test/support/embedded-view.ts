@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
+import { resolveRepositoryCredentials } from '../../src/embedded-repository/credentials.js';
 import { body, sendJson, type TestApp } from './test-app.js';
 
 export interface EmbeddedView {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { EmbeddedView } from '../test-support/embedded-view.js';
-import { sendJson, type TestApp } from '../test-support/test-app.js';
-import { SECURITY_HEADERS } from './security-headers.js';
+import type { EmbeddedView } from '../embedded-view.js';
+import { sendJson, type TestApp } from '../test-app.js';
+import { SECURITY_HEADERS } from '../../../src/http/security-headers.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export interface Call {

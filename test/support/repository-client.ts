@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import N3 from 'n3';
-import type { Config } from '../config/config.js';
+import type { Config } from '../../src/config/config.js';
 import { buildTestApp, type TestApp } from './test-app.js';
 
 /** Credentials and base URL the repository tests use (inject() with this Host header). */

@@ -1,4 +1,4 @@
-import { NS } from '../test-support/repository-client.js';
+import { NS } from '../repository-client.js';
 
 /** Terms the conformance suite (`conformance-*.test.ts`) asserts on. */
 export const LDP_CONTAINS = `${NS.ldp}contains`;

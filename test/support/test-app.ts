@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp, type AppOptions } from '../app.js';
-import { loadConfig, type Config } from '../config/config.js';
-import type { DataVersion } from '../db/data-version.js';
-import { PostgresChangeFeed } from '../db/postgres-change-feed.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import type { DataVersion } from '../../src/db/data-version.js';
+import { PostgresChangeFeed } from '../../src/db/postgres-change-feed.js';
 import { createTestDatabase } from './test-database.js';
 
 export interface TestApp {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { body, sendJson, type TestApp } from '../test-support/test-app.js';
+import { body, sendJson, type TestApp } from '../test-app.js';
 
 export const URL = '/schema';
 

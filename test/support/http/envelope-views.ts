@@ -1,5 +1,5 @@
-import { body, sendJson, type TestApp } from '../test-support/test-app.js';
-import type { CurrentView, RouteCases } from './envelope.support.js';
+import { body, sendJson, type TestApp } from '../test-app.js';
+import type { CurrentView, RouteCases } from './envelope.js';
 
 const viewBody = (name: string) => ({ type: 'FEDORA', name, rootUri: 'http://127.0.0.1:9/rest/' });
 
