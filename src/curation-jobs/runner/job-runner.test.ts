@@ -386,6 +386,17 @@ describe('JobRunner', () => {
     expect(undo.changes[0]?.etag).toBeNull();
     expect(undo.changes[0]?.remove[0]?.equals(title(1, 'new'))).toBe(true);
     expect(undo.changes[0]?.add[0]?.equals(title(1, 'old'))).toBe(true);
+    // The apply and the undo each announce the resources they wrote; the walk announced none.
+    expect(
+      events
+        .filter((event) => event.channel === `context/${viewId}`)
+        .map((event) => [event.id, event.message]),
+    ).toEqual([
+      [uri(1), `Curation job ${job.id} applied`],
+      [uri(2), `Curation job ${job.id} applied`],
+      [uri(1), `Curation job ${job.id} undone`],
+      [uri(2), `Curation job ${job.id} undone`],
+    ]);
   });
 
   it('a conflicting apply ends FAILED with the conflicts; a partial LDP apply names what was written', async () => {
@@ -420,6 +431,12 @@ describe('JobRunner', () => {
       message: `412 on ${uri(2)}; written before the failure: ${uri(1)}`,
     });
     expect((await store.itemsToWrite(partial.id, 'UNDO')).map((item) => item.contextUri)).toEqual([uri(1)]);
+    // Only what was written changed: one context event for it, none for the conflicted job (nothing written).
+    expect(
+      events
+        .filter((event) => event.channel === `context/${viewId}`)
+        .map((event) => [event.action, event.id, event.message]),
+    ).toEqual([['UPDATE', uri(1), `Curation job ${partial.id} applied`]]);
   });
 
   it('a FIXITY job ends COMPLETED with "<failed> of <checked> binaries failed"', async () => {

@@ -3,7 +3,7 @@ import type { EventBus } from '../../events/event-bus.js';
 import { NO_EVENTS } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
 import { ACTIVE_STATE, type JobPhase, type JobProgress, type JobState } from '../curation-job.js';
-import { publishJob } from '../curation-job.events.js';
+import { publishJob, publishResourcesWritten } from '../curation-job.events.js';
 import type { CurationJobStore, JobRecord, NewJobItem, StateMove } from '../curation-job.store.js';
 import { decodeTriples, encodeTriples } from '../stored-triples.js';
 import type { JobTarget, RunItem, RunOutcome, StoredChange, WriteOutcome } from '../work/job-work.js';
@@ -193,6 +193,10 @@ export class JobRunner {
   async announce(jobId: number, action: 'UPDATE' | 'PROGRESS'): Promise<void> {
     const job = await this.deps.store.get(jobId);
     if (job !== undefined) publishJob(this.events, action, job);
+  }
+
+  resourcesWritten(job: JobRecord, phase: 'APPLY' | 'UNDO', contextUris: readonly string[]): void {
+    publishResourcesWritten(this.events, job, phase, contextUris);
   }
 
   warn(message: string): void {
@@ -393,6 +397,16 @@ class Attempt {
         cancelled: () => heartbeat.stopping || runner.isClosing,
       },
       runner.runSettings.concurrency,
+    );
+    // Whatever this attempt wrote changed those resources, however the phase ends (DECISIONS.md §10).
+    runner.resourcesWritten(
+      job,
+      phase,
+      outcome.ended === 'WRITTEN'
+        ? changes.map((change) => change.contextUri)
+        : outcome.ended === 'CANCELLED'
+          ? []
+          : outcome.written,
     );
     await heartbeat.beat();
     if (heartbeat.lost) return;
