@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { CurrentView, RouteCases } from '../http/envelope.support.js';
-import { FINAL_STATES, type JobState } from './curation-job.js';
+import { FINAL_STATES, type JobState } from './job-states.js';
 import { body, sendJson, type TestApp } from '../test-support/test-app.js';
 
 /**
