@@ -1,5 +1,6 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrlOf, SseClient, type EventEnvelope } from '../../test/support/events/events.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
 import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
 
@@ -275,6 +276,47 @@ describe('curation jobs on the embedded repository', () => {
       message: '5 resources restored',
     });
     expect((await titlesOf(records)).sort()).toEqual([1, 2, 3, 4, 5].map((n) => `"Record ${n}"@en`));
+  });
+
+  it('apply and undo publish context/<viewId> UPDATE for every resource written; a preview publishes none', async () => {
+    const stream = await SseClient.open(`${baseUrlOf(t.app)}/events`, {
+      authorization: `Bearer ${t.adminToken}`,
+    });
+    try {
+      // The job's own event of each end comes after whatever its phase published (a stream keeps order).
+      const ended = async (id: number, state: string) => {
+        await stream.waitForEvent(
+          (envelope, event) =>
+            event === `curation-job/${id}` &&
+            (envelope.payload.CurationJob as { state?: string } | undefined)?.state === state,
+        );
+        return stream.events.length;
+      };
+      const contextEvents = (from: number, to: number) =>
+        stream.events
+          .slice(from, to)
+          .filter((message) => message.event === `context/${view.viewId}`)
+          .map((message) => message.envelope);
+      const iris = (envelopes: EventEnvelope[]) => envelopes.map((envelope) => envelope.meta.id).sort();
+
+      const created = ok(await sendJson(t.app, 'POST', '/curation-job', mappingJob())).CurationJob as Job;
+      const previewedAt = await ended(created.id, 'PREVIEWED');
+      expect(contextEvents(0, previewedAt)).toEqual([]);
+
+      ok(await sendJson(t.app, 'POST', `/curation-job/${created.id}/apply`));
+      const appliedAt = await ended(created.id, 'APPLIED');
+      const applied = contextEvents(previewedAt, appliedAt);
+      expect(iris(applied)).toEqual(records);
+      expect(applied.every((envelope) => envelope.meta.action === 'UPDATE')).toBe(true);
+
+      ok(await sendJson(t.app, 'POST', `/curation-job/${created.id}/undo`));
+      const undoneAt = await ended(created.id, 'UNDONE');
+      const undone = contextEvents(appliedAt, undoneAt);
+      expect(iris(undone)).toEqual(records);
+      expect(undone.every((envelope) => envelope.meta.action === 'UPDATE')).toBe(true);
+    } finally {
+      stream.close();
+    }
   });
 
   it('of two applies at once exactly one wins; the refusals name the state', async () => {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, messages, Nullable } from '../shared/body-schema.js';
-import { JOB_KINDS, JOB_SCOPES, JOB_STATES } from './curation-job.js';
+import { JOB_KINDS, JOB_SCOPES } from './curation-job.js';
+import { JOB_STATES } from './job-states.js';
 
 /**
  * The body of `POST /curation-job` (DECISIONS.md §9), each limit with its message: Fastify validates it,

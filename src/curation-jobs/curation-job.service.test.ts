@@ -94,7 +94,7 @@ describe('CurationJobService states', () => {
 
   it('asks a RUNNING job to stop: the answer is still RUNNING, the runner sees the request', async () => {
     const job = await queued();
-    await store.moveState(job.id, ['QUEUED'], 'RUNNING');
+    await store.moveState(job.id, 'start');
     expect((await service.cancel(String(job.id), admin)).state).toBe('RUNNING');
     expect((await store.get(job.id))?.cancelRequested).toBe(true);
   });
@@ -107,10 +107,8 @@ describe('CurationJobService states', () => {
     await expect(service.undo(String(job.id), admin)).rejects.toThrow(
       `Curation job ${job.id} is QUEUED; only an applied job can be undone`,
     );
-    await store.moveState(job.id, ['QUEUED'], 'PREVIEWED', {
-      phase: null,
-      message: '1 of 1 resource change',
-    });
+    await store.moveState(job.id, 'start');
+    await store.moveState(job.id, 'preview', { message: '1 of 1 resource change' });
     const applying = await service.apply(String(job.id), admin);
     expect(applying).toMatchObject({ state: 'APPLYING', message: null });
     expect((await store.get(job.id))?.phase).toBe('APPLY');
@@ -123,7 +121,7 @@ describe('CurationJobService states', () => {
 
   it('a FAILED job can be undone only when its apply wrote some resources (LDP stopped part way)', async () => {
     const job = await queued();
-    await store.insertItems(job.id, [
+    await store.items.insertItems(job.id, [
       {
         position: 1,
         item: { contextUri: 'http://example.org/a', outcome: 'CHANGED', removed: '[]', added: '[]' },
@@ -133,21 +131,21 @@ describe('CurationJobService states', () => {
         item: { contextUri: 'http://example.org/b', outcome: 'CHANGED', removed: '[]', added: '[]' },
       },
     ]);
-    await store.moveState(job.id, ['QUEUED'], 'FAILED', { phase: null, message: 'conflict' });
+    await store.moveState(job.id, 'fail', { message: 'conflict' });
     await expect(service.undo(String(job.id), admin)).rejects.toThrow(
       `Curation job ${job.id} is FAILED; only an applied job can be undone`,
     );
-    await store.markWritten(job.id, 'APPLY', ['http://example.org/a']);
+    await store.items.markWritten(job.id, 'APPLY', ['http://example.org/a']);
     expect(await service.undo(String(job.id), admin)).toMatchObject({ state: 'UNDOING' });
     expect((await store.get(job.id))?.phase).toBe('UNDO');
-    expect((await store.itemsToWrite(job.id, 'UNDO')).map((item) => item.contextUri)).toEqual([
+    expect((await store.items.itemsToWrite(job.id, 'UNDO')).map((item) => item.contextUri)).toEqual([
       'http://example.org/a',
     ]);
   });
 
   it('asks an APPLYING job to stop as well', async () => {
     const job = await queued();
-    await store.moveState(job.id, ['QUEUED'], 'APPLYING', { phase: 'APPLY' });
+    for (const move of ['start', 'writeThrough'] as const) await store.moveState(job.id, move);
     expect((await service.cancel(String(job.id), admin)).state).toBe('APPLYING');
     expect((await store.get(job.id))?.cancelRequested).toBe(true);
   });

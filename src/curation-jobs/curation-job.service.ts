@@ -11,10 +11,11 @@ import {
 import type { CheckedBody } from '../shared/body-check.js';
 import { businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
-import type { CurationJob, JobFixityResult, JobState, ResourceChange } from './curation-job.js';
+import type { CurationJob, JobFixityResult, ResourceChange } from './curation-job.js';
 import { publishJob } from './curation-job.events.js';
 import type { CurationJobBody } from './curation-job.schema.js';
 import { toCurationJob, type CurationJobStore, type JobRecord } from './curation-job.store.js';
+import { refusal, type JobMove, type JobRequest } from './job-states.js';
 import type { JobQueue } from './runner/job-queue.js';
 import { wireTriples } from './stored-triples.js';
 import type { JobTarget } from './work/job-work.js';
@@ -124,7 +125,7 @@ export class CurationJobService {
     const job = await this.find(idText, caller);
     const offset = queryInteger('offset', offsetText, 0, 0, Number.MAX_SAFE_INTEGER);
     const limit = queryInteger('limit', limitText, DEFAULT_PAGE, 1, MAX_PAGE);
-    return (await this.deps.store.changes(job.id, offset, limit)).map((item) => ({
+    return (await this.deps.store.items.changes(job.id, offset, limit)).map((item) => ({
       contextUri: item.contextUri,
       removed: wireTriples(item.removed),
       added: wireTriples(item.added),
@@ -135,12 +136,12 @@ export class CurationJobService {
   /** FIXITY results, failures first (a MAPPING job has none). */
   async report(idText: string, caller: Principal): Promise<{ job: CurationJob; results: JobFixityResult[] }> {
     const job = await this.find(idText, caller);
-    return { job: toCurationJob(job), results: await this.deps.store.fixityReport(job.id) };
+    return { job: toCurationJob(job), results: await this.deps.store.items.fixityReport(job.id) };
   }
 
   /** Writes a previewed job's changes (the runner does it; the job is APPLYING when this answers). */
-  apply(idText: string, caller: Principal): Promise<CurationJob> {
-    return this.startWriting(idText, caller, ['PREVIEWED'], 'APPLYING', 'APPLY', 'applied', 'a previewed');
+  async apply(idText: string, caller: Principal): Promise<CurationJob> {
+    return this.startWriting(await this.find(idText, caller), 'apply', 'apply');
   }
 
   /**
@@ -149,9 +150,8 @@ export class CurationJobService {
    */
   async undo(idText: string, caller: Principal): Promise<CurationJob> {
     const job = await this.find(idText, caller);
-    const undoable: JobState[] =
-      job.state === 'FAILED' && (await this.deps.store.hasWrittenItems(job.id)) ? ['FAILED'] : ['APPLIED'];
-    return this.startWriting(idText, caller, undoable, 'UNDOING', 'UNDO', 'undone', 'an applied');
+    const partial = job.state === 'FAILED' && (await this.deps.store.items.hasWrittenItems(job.id));
+    return this.startWriting(job, 'undo', partial ? 'undoPartial' : 'undo');
   }
 
   /**
@@ -162,44 +162,27 @@ export class CurationJobService {
   async cancel(idText: string, caller: Principal): Promise<CurationJob> {
     const job = await this.find(idText, caller);
     const { store } = this.deps;
-    const cancelledAtOnce = await store.moveState(job.id, ['QUEUED'], 'CANCELLED', {
-      phase: null,
+    const cancelledAtOnce = await store.moveState(job.id, 'cancel', {
       finished: this.now(),
       message: 'Cancelled before it started',
     });
-    if (!cancelledAtOnce && !(await store.requestCancel(job.id)))
-      throw new BadRequestError(
-        `Curation job ${job.id} is ${(await store.get(job.id))?.state ?? job.state}; only a QUEUED, RUNNING, APPLYING or UNDOING job can be cancelled`,
-      );
+    if (!cancelledAtOnce && !(await store.requestCancel(job.id))) await this.refuse(job, 'cancel');
     return toCurationJob(await this.announce(job.id, cancelledAtOnce));
   }
 
-  private async startWriting(
-    idText: string,
-    caller: Principal,
-    from: readonly JobState[],
-    to: JobState,
-    phase: 'APPLY' | 'UNDO',
-    verb: string,
-    needed: string,
-  ): Promise<CurationJob> {
-    const job = await this.find(idText, caller);
-    const moved = await this.deps.store.moveState(job.id, from, to, {
-      phase,
-      message: null,
-      finished: null,
-    });
-    if (!moved) {
-      const now = (await this.deps.store.get(job.id))?.state ?? job.state;
-      throw new BadRequestError(
-        now === to
-          ? `Curation job ${job.id} is being ${verb} already`
-          : `Curation job ${job.id} is ${now}; only ${needed} job can be ${verb}`,
-      );
-    }
+  /** Moves the job into the phase `request` asks for and queues that phase for a runner. */
+  private async startWriting(job: JobRecord, request: JobRequest, move: JobMove): Promise<CurationJob> {
+    if (!(await this.deps.store.moveState(job.id, move, { message: null, finished: null })))
+      await this.refuse(job, request);
     const record = await this.announce(job.id, true);
     await this.deps.queue.enqueue(job.id);
     return toCurationJob(record);
+  }
+
+  /** A request the job's state does not allow (job-states.ts), named with the state it is in now. */
+  private async refuse(job: JobRecord, request: JobRequest): Promise<never> {
+    const now = (await this.deps.store.get(job.id))?.state ?? job.state;
+    throw new BadRequestError(refusal(job.id, now, request));
   }
 
   private async announce(jobId: number, changed: boolean): Promise<JobRecord> {

@@ -82,15 +82,13 @@ describe('CurationJobStore', () => {
 
   it('moves state atomically: only from the named states, and only one of two racers wins', async () => {
     const job = await store.create(newJob());
-    expect(await store.moveState(job.id, ['PREVIEWED'], 'APPLYING')).toBe(false);
-    expect(await store.moveState(job.id, ['QUEUED'], 'RUNNING', { started: NOW + 5 })).toBe(true);
-    expect(await store.moveState(job.id, ['RUNNING'], 'PREVIEWED', { phase: null, message: 'done' })).toBe(
-      true,
-    );
-    const wins = await Promise.all([
-      store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' }),
-      store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' }),
-    ]);
+    expect(await store.moveState(job.id, 'apply')).toBe(false);
+    expect((await store.get(job.id))?.state).toBe('QUEUED');
+    expect(await store.moveState(job.id, 'start', { started: NOW + 5 })).toBe(true);
+    expect(await store.moveState(job.id, 'preview', { message: 'done' })).toBe(true);
+    // The phase follows the state (job-states.ts): none while the job waits for a request.
+    expect((await store.get(job.id))?.phase).toBeNull();
+    const wins = await Promise.all([store.moveState(job.id, 'apply'), store.moveState(job.id, 'apply')]);
     expect(wins.filter(Boolean)).toHaveLength(1);
     expect(await store.get(job.id)).toMatchObject({
       state: 'APPLYING',
@@ -102,8 +100,8 @@ describe('CurationJobStore', () => {
 
   it('keeps the first start time when a run is resumed', async () => {
     const job = await store.create(newJob());
-    await store.moveState(job.id, ['QUEUED'], 'RUNNING', { started: NOW + 1 });
-    await store.moveState(job.id, ['RUNNING'], 'RUNNING', { started: NOW + 9 });
+    await store.moveState(job.id, 'start', { started: NOW + 1 });
+    await store.moveState(job.id, 'start', { started: NOW + 9 });
     expect((await store.get(job.id))?.started).toBe(NOW + 1);
   });
 
@@ -122,7 +120,7 @@ describe('CurationJobStore', () => {
     await store.releaseLease(job.id, 'B');
     expect(await store.get(job.id)).toMatchObject({ leaseOwner: null, leaseExpires: null });
     // A job at rest (no phase) is never claimed nor orphaned.
-    await store.moveState(job.id, ['QUEUED'], 'CANCELLED', { phase: null });
+    await store.moveState(job.id, 'cancel');
     expect(await store.claimLease(job.id, 'C', NOW, NOW + 1)).toBe(false);
     expect(await store.orphaned(NOW)).toEqual([]);
   });
@@ -130,16 +128,16 @@ describe('CurationJobStore', () => {
   it('a cancel request reaches a running, applying or undoing job only; the renewal reports it; a move clears it', async () => {
     const job = await store.create(newJob());
     expect(await store.requestCancel(job.id)).toBe(false);
-    await store.moveState(job.id, ['QUEUED'], 'RUNNING');
+    await store.moveState(job.id, 'start');
     await store.claimLease(job.id, 'A', NOW, NOW + 1000);
     expect(await store.requestCancel(job.id)).toBe(true);
     expect(await store.renewLease(job.id, 'A', NOW + 2000)).toEqual({ held: true, cancelRequested: true });
-    await store.moveState(job.id, ['RUNNING'], 'PREVIEWED', { clearCancel: true });
+    await store.moveState(job.id, 'preview', { clearCancel: true });
     expect((await store.get(job.id))?.cancelRequested).toBe(false);
     expect(await store.requestCancel(job.id)).toBe(false);
-    for (const state of ['APPLYING', 'UNDOING'] as const) {
-      await store.moveState(job.id, ['PREVIEWED', 'APPLYING'], state);
-      expect(await store.requestCancel(job.id)).toBe(true);
+    for (const move of ['apply', 'applied', 'undo'] as const) {
+      await store.moveState(job.id, move);
+      expect(await store.requestCancel(job.id)).toBe(move !== 'applied');
     }
   });
 
@@ -151,45 +149,49 @@ describe('CurationJobStore', () => {
       position: i + 1,
       item: { contextUri: uri(i + 1), outcome: 'CHANGED' as const, removed: '[]', added: '[1]' },
     }));
-    await store.insertItems(job.id, batch);
-    await store.insertItems(job.id, [{ position: 131, item: { contextUri: uri(1), outcome: 'UNCHANGED' } }]);
-    expect(await store.countersFromItems(job.id)).toEqual({ done: 130, changed: 130, failed: 0 });
-    expect(await store.hasWrittenItems(job.id)).toBe(false);
+    await store.items.insertItems(job.id, batch);
+    await store.items.insertItems(job.id, [
+      { position: 131, item: { contextUri: uri(1), outcome: 'UNCHANGED' } },
+    ]);
+    expect(await store.items.countersFromItems(job.id)).toEqual({ done: 130, changed: 130, failed: 0 });
+    expect(await store.items.hasWrittenItems(job.id)).toBe(false);
 
-    await store.markWriting(job.id, 'APPLY', [uri(1), uri(2), uri(3)]);
-    await store.markWritten(job.id, 'APPLY', [uri(1)]);
-    await store.markNotWritten(job.id, 'APPLY', [uri(2)]);
+    await store.items.markWriting(job.id, 'APPLY', [uri(1), uri(2), uri(3)]);
+    await store.items.markWritten(job.id, 'APPLY', [uri(1)]);
+    await store.items.markNotWritten(job.id, 'APPLY', [uri(2)]);
     // r3 stays WRITING (a runner stopped there): still to write, flagged for a content check.
-    const toApply = await store.itemsToWrite(job.id, 'APPLY');
+    const toApply = await store.items.itemsToWrite(job.id, 'APPLY');
     expect(toApply).toHaveLength(129);
     expect(toApply.slice(0, 2).map((item) => [item.contextUri, item.writeState])).toEqual([
       [uri(2), 'NONE'],
       [uri(3), 'WRITING'],
     ]);
-    expect(await store.hasWrittenItems(job.id)).toBe(true);
+    expect(await store.items.hasWrittenItems(job.id)).toBe(true);
 
     // UNDO: the written one only, through RESTORING.
-    expect((await store.itemsToWrite(job.id, 'UNDO')).map((item) => item.contextUri)).toEqual([uri(1)]);
-    await store.markWriting(job.id, 'UNDO', [uri(1)]);
-    expect((await store.itemsToWrite(job.id, 'UNDO')).map((item) => item.writeState)).toEqual(['RESTORING']);
-    await store.markWritten(job.id, 'UNDO', [uri(1)]);
-    expect(await store.itemsToWrite(job.id, 'UNDO')).toEqual([]);
-    expect(await store.hasWrittenItems(job.id)).toBe(false);
+    expect((await store.items.itemsToWrite(job.id, 'UNDO')).map((item) => item.contextUri)).toEqual([uri(1)]);
+    await store.items.markWriting(job.id, 'UNDO', [uri(1)]);
+    expect((await store.items.itemsToWrite(job.id, 'UNDO')).map((item) => item.writeState)).toEqual([
+      'RESTORING',
+    ]);
+    await store.items.markWritten(job.id, 'UNDO', [uri(1)]);
+    expect(await store.items.itemsToWrite(job.id, 'UNDO')).toEqual([]);
+    expect(await store.items.hasWrittenItems(job.id)).toBe(false);
   });
 
   it('items: idempotent insert, changes page, items to write, marks, counters', async () => {
     const job = await store.create(newJob());
     const uri = (n: number) => `http://example.org/one/r${n}`;
-    await store.insertItem(job.id, 1, {
+    await store.items.insertItem(job.id, 1, {
       contextUri: uri(1),
       outcome: 'CHANGED',
       etag: 'e1',
       removed: '[]',
       added: '[1]',
     });
-    await store.insertItem(job.id, 2, { contextUri: uri(2), outcome: 'UNCHANGED' });
-    await store.insertItem(job.id, 3, { contextUri: uri(3), outcome: 'FAILED', error: 'not an IRI' });
-    await store.insertItem(job.id, 4, {
+    await store.items.insertItem(job.id, 2, { contextUri: uri(2), outcome: 'UNCHANGED' });
+    await store.items.insertItem(job.id, 3, { contextUri: uri(3), outcome: 'FAILED', error: 'not an IRI' });
+    await store.items.insertItem(job.id, 4, {
       contextUri: uri(4),
       outcome: 'CHANGED',
       etag: 'e4',
@@ -197,32 +199,34 @@ describe('CurationJobStore', () => {
       added: '[4]',
     });
     // Met again by a resumed run: the first record stays.
-    await store.insertItem(job.id, 9, { contextUri: uri(1), outcome: 'UNCHANGED' });
-    expect(await store.lastPosition(job.id)).toBe(4);
-    expect(await store.recordedUris(job.id)).toEqual(new Set([1, 2, 3, 4].map(uri)));
-    expect((await store.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([
+    await store.items.insertItem(job.id, 9, { contextUri: uri(1), outcome: 'UNCHANGED' });
+    expect(await store.items.lastPosition(job.id)).toBe(4);
+    expect(await store.items.recordedUris(job.id)).toEqual(new Set([1, 2, 3, 4].map(uri)));
+    expect((await store.items.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([
       uri(1),
       uri(3),
       uri(4),
     ]);
-    expect((await store.changes(job.id, 1, 1)).map((item) => item.contextUri)).toEqual([uri(3)]);
-    expect(await store.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 1 });
+    expect((await store.items.changes(job.id, 1, 1)).map((item) => item.contextUri)).toEqual([uri(3)]);
+    expect(await store.items.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 1 });
 
-    expect((await store.itemsToWrite(job.id, 'APPLY')).map((item) => item.contextUri)).toEqual([
+    expect((await store.items.itemsToWrite(job.id, 'APPLY')).map((item) => item.contextUri)).toEqual([
       uri(1),
       uri(4),
     ]);
-    await store.markWritten(job.id, 'APPLY', [uri(4)]);
-    expect((await store.itemsToWrite(job.id, 'APPLY')).map((item) => item.contextUri)).toEqual([uri(1)]);
-    await store.markWritten(job.id, 'APPLY');
-    expect(await store.itemsToWrite(job.id, 'APPLY')).toEqual([]);
-    const toUndo = await store.itemsToWrite(job.id, 'UNDO');
+    await store.items.markWritten(job.id, 'APPLY', [uri(4)]);
+    expect((await store.items.itemsToWrite(job.id, 'APPLY')).map((item) => item.contextUri)).toEqual([
+      uri(1),
+    ]);
+    await store.items.markWritten(job.id, 'APPLY');
+    expect(await store.items.itemsToWrite(job.id, 'APPLY')).toEqual([]);
+    const toUndo = await store.items.itemsToWrite(job.id, 'UNDO');
     expect(toUndo.map((item) => [item.contextUri, item.writeState, item.etag])).toEqual([
       [uri(1), 'APPLIED', 'e1'],
       [uri(4), 'APPLIED', 'e4'],
     ]);
-    await store.markWritten(job.id, 'UNDO');
-    expect(await store.itemsToWrite(job.id, 'UNDO')).toEqual([]);
+    await store.items.markWritten(job.id, 'UNDO');
+    expect(await store.items.itemsToWrite(job.id, 'UNDO')).toEqual([]);
   });
 
   it('fixity report: failures first, then by position; counters count SUCCESS as changed', async () => {
@@ -234,11 +238,11 @@ describe('CurationJobStore', () => {
       messageDigest: `urn:sha-512:${n}`,
       size: String(n * 10),
     });
-    await store.insertItem(job.id, 1, row(1, 'SUCCESS'));
-    await store.insertItem(job.id, 2, row(2, 'BAD_CHECKSUM'));
-    await store.insertItem(job.id, 3, row(3, 'SUCCESS'));
-    await store.insertItem(job.id, 4, { ...row(4, 'ERROR'), error: 'unreachable' });
-    const report = await store.fixityReport(job.id);
+    await store.items.insertItem(job.id, 1, row(1, 'SUCCESS'));
+    await store.items.insertItem(job.id, 2, row(2, 'BAD_CHECKSUM'));
+    await store.items.insertItem(job.id, 3, row(3, 'SUCCESS'));
+    await store.items.insertItem(job.id, 4, { ...row(4, 'ERROR'), error: 'unreachable' });
+    const report = await store.items.fixityReport(job.id);
     expect(report.map((result) => [result.contextUri.slice(-2), result.status])).toEqual([
       ['b2', 'BAD_CHECKSUM'],
       ['b4', 'ERROR'],
@@ -252,7 +256,7 @@ describe('CurationJobStore', () => {
       size: '40',
       error: 'unreachable',
     });
-    expect(await store.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 2 });
+    expect(await store.items.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 2 });
   });
 
   it('progress is written and read back while the lease holds, and never over an ended job', async () => {
@@ -264,12 +268,8 @@ describe('CurationJobStore', () => {
     // Another attempt (or one whose lease was taken over) writes nothing.
     expect(await store.updateProgress(job.id, 'A#2', { ...counts, done: 1 })).toBe(false);
     const final = { total: 50, done: 50, changed: 9, failed: 1 };
-    await store.moveState(job.id, ['QUEUED'], 'PREVIEWED', {
-      leaseOwner: 'A#1',
-      phase: null,
-      releaseLease: true,
-      progress: final,
-    });
+    await store.moveState(job.id, 'start', { leaseOwner: 'A#1' });
+    await store.moveState(job.id, 'preview', { leaseOwner: 'A#1', releaseLease: true, progress: final });
     // A flush still on its way once the job ended: the final counts stay.
     expect(await store.updateProgress(job.id, 'A#1', counts)).toBe(false);
     expect((await store.get(job.id))?.progress).toEqual(final);

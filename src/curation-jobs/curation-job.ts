@@ -1,44 +1,16 @@
 import type { WireTriple } from '../repository-view-context/triple-format.js';
+import type { JobState } from './job-states.js';
 
 /**
  * Curation jobs (DECISIONS.md §9, issue 12): one kind of work over a set of resources of one view, previewed,
- * applied atomically where the repository transacts, and undone. Times are epoch milliseconds.
+ * applied atomically where the repository transacts, and undone. Times are epoch milliseconds. Its states
+ * and their moves: job-states.ts.
  */
 export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
 export type JobScope = (typeof JOB_SCOPES)[number];
-
-export const JOB_STATES = [
-  'QUEUED',
-  'RUNNING',
-  'PREVIEWED',
-  'COMPLETED',
-  'FAILED',
-  'CANCELLED',
-  'APPLYING',
-  'APPLIED',
-  'UNDOING',
-  'UNDONE',
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
-
-/**
- * What a runner does next with a job: walk its scope (`RUN`: a MAPPING preview or write-through run, a FIXITY
- * check), write its stored change-set (`APPLY`), or write the inverse (`UNDO`).
- */
-export type JobPhase = 'RUN' | 'APPLY' | 'UNDO';
-
-/** The state a job is in while a runner works on each phase. */
-export const ACTIVE_STATE: Readonly<Record<JobPhase, JobState>> = {
-  RUN: 'RUNNING',
-  APPLY: 'APPLYING',
-  UNDO: 'UNDOING',
-};
-
-/** States no runner will move any more. */
-export const FINAL_STATES: readonly JobState[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'UNDONE'];
 
 export interface JobProgress {
   /** Resources (MAPPING) or binaries (FIXITY) found in scope so far; final once the walk ends. */

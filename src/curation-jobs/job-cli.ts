@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { CurationJob, JobState } from './curation-job.js';
+import type { CurationJob } from './curation-job.js';
+import { RUNNING_STATES, type JobState } from './job-states.js';
 import { progressLine } from './progress-bar.js';
 
 export const JOB_USAGE = `  scriptorium job run --view <id> --context <IRI> --kind <MAPPING|FIXITY>
@@ -30,7 +31,6 @@ interface Envelope {
   payload: Record<string, unknown>;
 }
 
-const ENDED: readonly JobState[] = ['PREVIEWED', 'COMPLETED', 'FAILED', 'CANCELLED', 'APPLIED', 'UNDONE'];
 const FAILED: readonly JobState[] = ['FAILED', 'CANCELLED'];
 
 class JobCliError extends Error {}
@@ -142,7 +142,7 @@ async function follow(api: JobApi, first: CurationJob, io: JobCliIo): Promise<Cu
     if (io.interactive) io.write(`\r${line}\u001b[K`);
     else if (line !== lastLine) io.write(`${line}\n`);
     lastLine = line;
-    if (ENDED.includes(job.state)) break;
+    if (!RUNNING_STATES.includes(job.state)) break;
     if (interrupt.asked && !cancelSent) {
       cancelSent = true;
       io.write(`${io.interactive ? '\n' : ''}Cancelling job ${job.id}…\n`);

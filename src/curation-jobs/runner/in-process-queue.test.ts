@@ -131,7 +131,7 @@ describe('JobRecovery', () => {
     const held = await job();
     await store.claimLease(held.id, 'alive', now, now + 30_000);
     const resting = await job();
-    await store.moveState(resting.id, ['QUEUED'], 'PREVIEWED', { phase: null });
+    for (const move of ['start', 'preview'] as const) await store.moveState(resting.id, move);
     const enqueued: number[] = [];
     const recovery = new JobRecovery(
       store,

@@ -17,7 +17,8 @@ import {
   titled,
   titlesOf,
 } from '../../../test/support/curation-jobs/work.js';
-import { count, JobRunner, type JobWork } from './job-runner.js';
+import { count } from './job-messages.js';
+import { JobRunner, type JobWork } from './job-runner.js';
 
 const ROOT = 'http://example.org/rest/';
 const TITLE = 'http://purl.org/dc/terms/title';
@@ -170,7 +171,10 @@ describe('JobRunner', () => {
     });
     expect(ended?.started).not.toBeNull();
     expect(ended?.finished).not.toBeNull();
-    expect((await store.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([uri(1), uri(3)]);
+    expect((await store.items.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([
+      uri(1),
+      uri(3),
+    ]);
     const updates = events.filter((event) => event.action === 'UPDATE');
     expect(updates.map((event) => (event.payload.CurationJob as { state: string }).state)).toEqual([
       'RUNNING',
@@ -237,7 +241,7 @@ describe('JobRunner', () => {
     vi.spyOn(store, 'releaseLease').mockImplementationOnce(async (id, owner) => {
       // The preview has ended PREVIEWED; a curator applies (as the service does) and the same runner
       // takes the APPLY phase before this attempt released its lease.
-      expect(await store.moveState(id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' })).toBe(true);
+      expect(await store.moveState(id, 'apply')).toBe(true);
       apply = one.handle(id);
       await writing.opened;
       await release(id, owner);
@@ -327,10 +331,15 @@ describe('JobRunner', () => {
 
   it('resumes a run: resources already recorded are not processed again, counters go on from them', async () => {
     const job = await newJob();
-    await store.moveState(job.id, ['QUEUED'], 'RUNNING', { started: 1 });
+    await store.moveState(job.id, 'start', { started: 1 });
     await store.claimLease(job.id, 'dead', 0, 1);
-    await store.insertItem(job.id, 1, { contextUri: uri(1), outcome: 'CHANGED', removed: '[]', added: '[]' });
-    await store.insertItem(job.id, 2, { contextUri: uri(2), outcome: 'UNCHANGED' });
+    await store.items.insertItem(job.id, 1, {
+      contextUri: uri(1),
+      outcome: 'CHANGED',
+      removed: '[]',
+      added: '[]',
+    });
+    await store.items.insertItem(job.id, 2, { contextUri: uri(2), outcome: 'UNCHANGED' });
     const { runScope, processed } = fakeRun(4);
     await runner({ runScope }).handle(job.id);
     expect(processed).toEqual([uri(3), uri(4)]);
@@ -382,9 +391,9 @@ describe('JobRunner', () => {
     const first = calls[0]!.changes[0]!;
     expect(first.remove[0]?.equals(title(1, 'old'))).toBe(true);
     expect(first.add[0]?.equals(title(1, 'new'))).toBe(true);
-    expect(await store.itemsToWrite(job.id, 'APPLY')).toEqual([]);
+    expect(await store.items.itemsToWrite(job.id, 'APPLY')).toEqual([]);
 
-    expect(await store.moveState(job.id, ['APPLIED'], 'UNDOING', { phase: 'UNDO' })).toBe(true);
+    expect(await store.moveState(job.id, 'undo')).toBe(true);
     await runner({ runScope, writeChanges }).handle(job.id);
     expect(await store.get(job.id)).toMatchObject({ state: 'UNDONE', message: '2 resources restored' });
     const undo = calls[1]!;
@@ -392,6 +401,17 @@ describe('JobRunner', () => {
     expect(undo.changes[0]?.etag).toBeNull();
     expect(undo.changes[0]?.remove[0]?.equals(title(1, 'new'))).toBe(true);
     expect(undo.changes[0]?.add[0]?.equals(title(1, 'old'))).toBe(true);
+    // The apply and the undo each announce the resources they wrote; the walk announced none.
+    expect(
+      events
+        .filter((event) => event.channel === `context/${viewId}`)
+        .map((event) => [event.id, event.message]),
+    ).toEqual([
+      [uri(1), `Curation job ${job.id} applied`],
+      [uri(2), `Curation job ${job.id} applied`],
+      [uri(1), `Curation job ${job.id} undone`],
+      [uri(2), `Curation job ${job.id} undone`],
+    ]);
   });
 
   it('a conflicting apply ends FAILED with the conflicts; a partial LDP apply names what was written', async () => {
@@ -411,7 +431,7 @@ describe('JobRunner', () => {
       state: 'FAILED',
       message: `Changed since the preview: ${uri(2)}`,
     });
-    expect((await store.itemsToWrite(conflicted.id, 'APPLY')).length).toBe(2);
+    expect((await store.items.itemsToWrite(conflicted.id, 'APPLY')).length).toBe(2);
 
     const partial = await newJob({ dryRun: false });
     const ldp = fakeWrite(async (_changes, sink) => {
@@ -425,7 +445,15 @@ describe('JobRunner', () => {
       state: 'FAILED',
       message: `412 on ${uri(2)}; written before the failure: ${uri(1)}`,
     });
-    expect((await store.itemsToWrite(partial.id, 'UNDO')).map((item) => item.contextUri)).toEqual([uri(1)]);
+    expect((await store.items.itemsToWrite(partial.id, 'UNDO')).map((item) => item.contextUri)).toEqual([
+      uri(1),
+    ]);
+    // Only what was written changed: one context event for it, none for the conflicted job (nothing written).
+    expect(
+      events
+        .filter((event) => event.channel === `context/${viewId}`)
+        .map((event) => [event.action, event.id, event.message]),
+    ).toEqual([['UPDATE', uri(1), `Curation job ${partial.id} applied`]]);
   });
 
   it('a FIXITY job ends COMPLETED with "<failed> of <checked> binaries failed"', async () => {
@@ -461,10 +489,10 @@ describe('JobRunner', () => {
 
   it('records items in batches: a few statements for many resources, every item stored', async () => {
     const job = await newJob();
-    const inserts = vi.spyOn(store, 'insertItems');
+    const inserts = vi.spyOn(store.items, 'insertItems');
     // A clock that stands still: only the batch size (64) and the flushes start a batch.
     await runner({ runScope: fakeRun(150).runScope }, { now: () => 1 }).handle(job.id);
-    expect(await store.countersFromItems(job.id)).toEqual({ done: 150, changed: 150, failed: 0 });
+    expect(await store.items.countersFromItems(job.id)).toEqual({ done: 150, changed: 150, failed: 0 });
     expect(inserts.mock.calls.length).toBeGreaterThanOrEqual(3);
     expect(inserts.mock.calls.length).toBeLessThan(20);
     expect(await store.get(job.id)).toMatchObject({
@@ -475,7 +503,7 @@ describe('JobRunner', () => {
 
   it('a batch of items that cannot be stored fails the job with the reason', async () => {
     const job = await newJob();
-    vi.spyOn(store, 'insertItems').mockRejectedValue(new Error('disk full'));
+    vi.spyOn(store.items, 'insertItems').mockRejectedValue(new Error('disk full'));
     await runner({ runScope: fakeRun(100).runScope }, { now: () => 1 }).handle(job.id);
     expect(await store.get(job.id)).toMatchObject({ state: 'FAILED', message: 'disk full', phase: null });
   });
@@ -498,7 +526,7 @@ describe('JobRunner', () => {
       cancelRequested: false,
       message: 'The apply was cancelled; nothing was written (the transaction was rolled back)',
     });
-    await store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' });
+    await store.moveState(job.id, 'apply');
     await runner({ writeChanges: fakeWrite().writeChanges }).handle(job.id);
     expect(await store.get(job.id)).toMatchObject({ state: 'APPLIED', message: '2 resources written' });
   });
@@ -528,19 +556,19 @@ describe('JobRunner on a Community Solid Server (LDP)', () => {
     const job = await newJob({ contextUri: col, dryRun: true });
     await ldpRunner().handle(job.id);
     expect(await store.get(job.id)).toMatchObject({ state: 'PREVIEWED', progress: { total: 3, done: 3 } });
-    const [first, second, third] = (await store.changes(job.id, 0, 10)).map((item) => item.contextUri);
+    const [first, second, third] = (await store.items.changes(job.id, 0, 10)).map((item) => item.contextUri);
     await retitle(adapter, second!, `draft ${titleNumber(drafts, second!)}`, 'edited by hand');
 
-    await store.moveState(job.id, ['PREVIEWED'], 'APPLYING', { phase: 'APPLY' });
+    await store.moveState(job.id, 'apply');
     await ldpRunner().handle(job.id);
     expect(await store.get(job.id)).toMatchObject({
       state: 'FAILED',
       message: `${second} changed since the preview; written before and staying written: ${first}`,
     });
-    expect(await store.hasWrittenItems(job.id)).toBe(true);
+    expect(await store.items.hasWrittenItems(job.id)).toBe(true);
     expect((await titlesOf(adapter, third!))[0]).toMatch(/^draft /);
 
-    await store.moveState(job.id, ['FAILED'], 'UNDOING', { phase: 'UNDO' });
+    await store.moveState(job.id, 'undoPartial');
     await ldpRunner().handle(job.id);
     expect(await store.get(job.id)).toMatchObject({ state: 'UNDONE', message: '1 resource restored' });
     const titles = await Promise.all(drafts.map(async (d) => (await titlesOf(adapter, d))[0]));

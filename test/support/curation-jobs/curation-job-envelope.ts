@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { CurrentView, RouteCases } from '../http/envelope.js';
-import { FINAL_STATES, type JobState } from '../../../src/curation-jobs/curation-job.js';
+import { FINAL_STATES, type JobState } from '../../../src/curation-jobs/job-states.js';
 import { body, sendJson, type TestApp } from '../test-app.js';
 
 /**

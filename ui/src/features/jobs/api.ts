@@ -8,7 +8,11 @@ export type CurationJob = Complete<NonNullable<NonNullable<JobEnvelope['payload'
 export type JobState = CurationJob['state'];
 export type NewJob = paths['/curation-job']['post']['requestBody']['content']['application/json'];
 
-/** States a job leaves on its own: the screens watch it while it is in one of them. */
+/**
+ * States a job leaves on its own: the screens watch it while it is in one of them. A copy of the server's
+ * (src/curation-jobs/job-states.ts; the UI cannot import it), which src/curation-jobs/job-states.test.ts
+ * compares with this one.
+ */
 export const RUNNING_STATES: readonly JobState[] = ['QUEUED', 'RUNNING', 'APPLYING', 'UNDOING'];
 export const isRunning = (job: Pick<CurationJob, 'state'>): boolean => RUNNING_STATES.includes(job.state);
 

@@ -1,0 +1,281 @@
+import type { EventBus } from '../../events/event-bus.js';
+import type { Operator } from '../../operators/operator.js';
+import type { JobProgress } from '../curation-job.js';
+import { publishJob, publishResourcesWritten } from '../curation-job.events.js';
+import type { CurationJobStore, JobRecord, StateMove } from '../curation-job.store.js';
+import { ACTIVE_STATE, PHASE_OF, type JobMove, type JobPhase } from '../job-states.js';
+import { decodeTriples } from '../stored-triples.js';
+import type { JobTarget, RunOutcome, StoredChange, WriteOutcome } from '../work/job-work.js';
+import type { runScope } from '../work/run-scope.js';
+import type { writeChanges } from '../work/write-changes.js';
+import { ItemBatcher } from './item-batcher.js';
+import type { JobHeartbeat } from './job-heartbeat.js';
+import { count, fixityMessage, plural, previewMessage } from './job-messages.js';
+import { countOf, itemOf } from './run-item.js';
+
+/** The work itself (work/); tests hand in fakes. */
+export interface JobWork {
+  readonly runScope: typeof runScope;
+  readonly writeChanges: typeof writeChanges;
+}
+
+/** What an attempt works with, all of it handed in by its runner. */
+export interface AttemptDependencies {
+  readonly store: CurationJobStore;
+  readonly work: JobWork;
+  readonly events: EventBus;
+  /** The stored operators with these ids, in this order; throws naming an id that no longer exists. */
+  readonly operators: (ids: readonly number[]) => Promise<readonly Operator[]>;
+  /** Requests in flight toward the repository at once. */
+  readonly concurrency: number;
+  readonly maxResources: number;
+  readonly now: () => number;
+  /** True once the app is closing: the attempt stops at its next resource and leaves its job to be resumed. */
+  readonly closing: () => boolean;
+}
+
+/** What each write phase's ends are, and how its messages say it. */
+const WRITE_ENDS = {
+  APPLY: { done: 'applied', cancelled: 'applyCancelled', what: 'apply', verb: 'written' },
+  UNDO: { done: 'undone', cancelled: 'undoCancelled', what: 'undo', verb: 'restored' },
+} as const satisfies Record<
+  'APPLY' | 'UNDO',
+  { done: JobMove; cancelled: JobMove; what: string; verb: string }
+>;
+
+/**
+ * One attempt at one job (DECISIONS.md §9): the phases it owes, in order, until it rests or waits — walk the
+ * scope (recording each resource and flushing progress), then write the change-set or its inverse. Every move
+ * is made while this attempt's `lease` holds the job and is one of job-states.ts; a runner that lost its job
+ * to another one never overwrites what the other did.
+ */
+export class JobAttempt {
+  private counters: JobProgress | undefined;
+
+  /** Set while a run walks its scope; the heartbeat flushes it. */
+  private progressFlush: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly deps: AttemptDependencies,
+    private job: JobRecord,
+    private readonly lease: string,
+    private readonly heartbeat: JobHeartbeat,
+  ) {}
+
+  flushProgress(): Promise<void> {
+    return this.progressFlush?.() ?? Promise.resolve();
+  }
+
+  async run(target: JobTarget): Promise<void> {
+    let phase: JobPhase | null = PHASE_OF[this.job.state];
+    if (phase === 'RUN') phase = await this.runPhase(target);
+    if (phase === 'APPLY' || phase === 'UNDO') await this.writePhase(phase, target);
+  }
+
+  /** Ends the job FAILED with `message` (an unexpected error), with the counts it had reached. */
+  async fail(message: string): Promise<void> {
+    await this.end('fail', message, this.counters);
+  }
+
+  private stopping(): boolean {
+    return this.heartbeat.stopping || this.deps.closing();
+  }
+
+  /** Moves the job (while the lease holds it) and tells subscribers; false when it did not move. */
+  private async move(name: JobMove, move: StateMove): Promise<boolean> {
+    const moved = await this.deps.store.moveState(this.job.id, name, { ...move, leaseOwner: this.lease });
+    if (moved) await this.announce('UPDATE');
+    return moved;
+  }
+
+  /** Ends the job in a state where it rests (or waits for a request): lease dropped. */
+  private end(name: JobMove, message: string, progress?: JobProgress): Promise<boolean> {
+    return this.move(name, {
+      message,
+      finished: this.deps.now(),
+      releaseLease: true,
+      // Whatever stopped, a cancel asked during this phase is answered: the next phase must not see it.
+      clearCancel: true,
+      ...(progress !== undefined && { progress }),
+    });
+  }
+
+  private async announce(action: 'UPDATE' | 'PROGRESS'): Promise<void> {
+    const job = await this.deps.store.get(this.job.id);
+    if (job !== undefined) publishJob(this.deps.events, action, job);
+  }
+
+  /** Walks the scope; answers the phase to go on with (APPLY for a MAPPING job that is not a dry run). */
+  private async runPhase(target: JobTarget): Promise<JobPhase | null> {
+    const { deps, job, heartbeat } = this;
+    const { store } = deps;
+    const items = store.items;
+    if (!(await this.move('start', { started: deps.now() }))) return null;
+    if (job.cancelRequested) {
+      await this.end('stop', 'Cancelled before it started');
+      return null;
+    }
+    const operators = job.kind === 'MAPPING' ? await deps.operators(job.operators) : [];
+    // A resumed run starts from what the earlier attempt recorded.
+    const recorded = await items.recordedUris(job.id);
+    const before = await items.countersFromItems(job.id);
+    let position = await items.lastPosition(job.id);
+    // Resources found in scope so far (a resumed walk finds the recorded ones again).
+    let found = 0;
+    let { done, changed, failed } = before;
+    const progress = (): JobProgress => ({ total: Math.max(found, done), done, changed, failed });
+    const batcher = new ItemBatcher((batch) => items.insertItems(job.id, batch), deps.now);
+    let flushed = '';
+    const flush = async () => {
+      // Items first: the progress stored never counts an item that is not.
+      await batcher.persist();
+      const now = progress();
+      if (JSON.stringify(now) === flushed) return;
+      flushed = JSON.stringify(now);
+      if (await store.updateProgress(job.id, this.lease, now)) await this.announce('PROGRESS');
+    };
+    this.counters = progress();
+    this.progressFlush = async () => {
+      this.counters = progress();
+      await flush();
+    };
+    let outcome: RunOutcome;
+    try {
+      outcome = await deps.work.runScope(
+        {
+          kind: job.kind,
+          contextUri: job.contextUri,
+          scope: job.scope,
+          operators,
+          concurrency: deps.concurrency,
+          maxResources: deps.maxResources,
+        },
+        target,
+        {
+          isDone: (uri) => recorded.has(uri),
+          found: (n) => {
+            found += n;
+          },
+          record: async (item) => {
+            if (recorded.has(item.contextUri)) return;
+            recorded.add(item.contextUri);
+            position += 1;
+            await batcher.add({ position, item: itemOf(item) });
+            done += 1;
+            const counted = countOf(item);
+            if (counted === 'changed') changed += 1;
+            if (counted === 'failed') failed += 1;
+            this.counters = progress();
+          },
+          cancelled: () => this.stopping(),
+        },
+      );
+      // What is recorded is stored before the job moves on (or rests, to be resumed from it).
+      await batcher.persist();
+    } finally {
+      this.progressFlush = undefined;
+    }
+    // The last word on the lease and on cancel, before the job is ended.
+    await heartbeat.beat();
+    if (heartbeat.lost || (deps.closing() && outcome.ended === 'CANCELLED')) {
+      if (!heartbeat.lost) await store.updateProgress(job.id, this.lease, progress());
+      return null;
+    }
+    const final = progress();
+    this.counters = final;
+    if (outcome.ended === 'CANCELLED' || heartbeat.cancelRequested) {
+      await this.end('stop', `Cancelled after ${count(final.done)} of ${count(final.total)}`, final);
+      return null;
+    }
+    if (outcome.ended === 'FAILED') {
+      await this.end('fail', outcome.message, final);
+      return null;
+    }
+    if (job.kind === 'FIXITY') {
+      await this.end('complete', fixityMessage(final), final);
+      return null;
+    }
+    if (job.dryRun) {
+      await this.end('preview', previewMessage(final), final);
+      return null;
+    }
+    const moved = await this.move('writeThrough', { message: previewMessage(final), progress: final });
+    return moved ? 'APPLY' : null;
+  }
+
+  /** Writes the stored change-set (APPLY) or its inverse (UNDO). */
+  private async writePhase(phase: 'APPLY' | 'UNDO', target: JobTarget): Promise<void> {
+    const { deps, job, heartbeat } = this;
+    const { store } = deps;
+    const items = store.items;
+    const ends = WRITE_ENDS[phase];
+    // Still ours and still in this phase (a request moved it there; a resumed attempt finds it there).
+    if (!(await store.isHeld(job.id, this.lease, ACTIVE_STATE[phase]))) return;
+    this.job = (await store.get(job.id)) ?? job;
+    this.counters = this.job.progress;
+    const changes: StoredChange[] = (await items.itemsToWrite(job.id, phase)).map((item) => {
+      // Being written when an earlier attempt stopped (LDP): checked before it is written again.
+      const uncertain = item.writeState === 'WRITING' || item.writeState === 'RESTORING';
+      const [remove, add] = phase === 'APPLY' ? [item.removed, item.added] : [item.added, item.removed];
+      return {
+        contextUri: item.contextUri,
+        etag: phase === 'APPLY' ? item.etag : null,
+        remove: decodeTriples(remove),
+        add: decodeTriples(add),
+        uncertain,
+      };
+    });
+    const outcome: WriteOutcome = await deps.work.writeChanges(
+      target,
+      changes,
+      phase,
+      {
+        // LDP: a batch is marked before its requests are sent and after they end, so a failure (or a crash)
+        // reports exactly what was written, or which resources to check.
+        writing: (uris) => items.markWriting(job.id, phase, uris),
+        written: (uris) => items.markWritten(job.id, phase, uris),
+        notWritten: (uris) => items.markNotWritten(job.id, phase, uris),
+        cancelled: () => this.stopping(),
+      },
+      deps.concurrency,
+    );
+    // Whatever this attempt wrote changed those resources, however the phase ends (DECISIONS.md §10).
+    publishResourcesWritten(
+      deps.events,
+      job,
+      phase,
+      outcome.ended === 'WRITTEN'
+        ? changes.map((change) => change.contextUri)
+        : outcome.ended === 'CANCELLED'
+          ? []
+          : outcome.written,
+    );
+    await heartbeat.beat();
+    if (heartbeat.lost) return;
+    // Closing: whatever was not written stays to write (FEDORA rolled its transaction back).
+    if (deps.closing() && outcome.ended !== 'WRITTEN') return;
+    if (outcome.ended === 'CANCELLED') {
+      // Nothing was written: the job is back where the request found it, and may be applied (undone) again.
+      await this.end(ends.cancelled, `The ${ends.what} was cancelled; ${outcome.message}`);
+      return;
+    }
+    if (outcome.ended === 'WRITTEN') {
+      await items.markWritten(job.id, phase);
+      await this.end(ends.done, `${count(outcome.count)} ${plural(outcome.count, 'resource')} ${ends.verb}`);
+      return;
+    }
+    if (outcome.ended === 'CONFLICT' && outcome.written.length > 0) {
+      // The message lists what was written before the conflict; marked already, again in case a mark was lost.
+      await items.markWritten(job.id, phase, outcome.written);
+      await this.end('fail', outcome.message);
+      return;
+    }
+    if (outcome.ended === 'FAILED' && outcome.written.length > 0) {
+      // Marked batch by batch already; again in case a mark was lost with the failure.
+      await items.markWritten(job.id, phase, outcome.written);
+      await this.end('fail', `${outcome.message}; written before the failure: ${outcome.written.join(', ')}`);
+      return;
+    }
+    await this.end('fail', outcome.message);
+  }
+}

@@ -1,0 +1,21 @@
+import type { JobProgress } from '../curation-job.js';
+
+/** "1 204": a space between thousands, as the job messages write numbers. */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+export function plural(n: number, noun: string): string {
+  return n === 1 ? noun : `${noun}s`;
+}
+
+/** "3 of 1 204 binaries failed" (also "0 of 12 …"). */
+export function fixityMessage(progress: JobProgress): string {
+  return `${count(progress.failed)} of ${count(progress.done)} ${plural(progress.done, 'binary').replace(/ys$/, 'ies')} failed`;
+}
+
+/** "12 of 50 resources change", and how many could not be mapped. */
+export function previewMessage(progress: JobProgress): string {
+  const failed = progress.failed > 0 ? `; ${count(progress.failed)} failed` : '';
+  return `${count(progress.changed)} of ${count(progress.done)} ${plural(progress.done, 'resource')} change${failed}`;
+}

@@ -1,0 +1,33 @@
+import type { NewJobItem } from '../curation-job-items.store.js';
+import { encodeTriples } from '../stored-triples.js';
+import type { RunItem } from '../work/job-work.js';
+
+/** How a run's item is stored. */
+export function itemOf(item: RunItem): NewJobItem {
+  if (item.kind === 'FIXITY')
+    return {
+      contextUri: item.contextUri,
+      outcome: 'CHECKED',
+      fixityStatus: item.status,
+      messageDigest: item.messageDigest,
+      size: item.size,
+      error: item.error,
+    };
+  if (item.error !== null)
+    return { contextUri: item.contextUri, outcome: 'FAILED', etag: item.etag, error: item.error };
+  const changes = item.removed.length > 0 || item.added.length > 0;
+  return {
+    contextUri: item.contextUri,
+    outcome: changes ? 'CHANGED' : 'UNCHANGED',
+    etag: item.etag,
+    removed: changes ? encodeTriples(item.removed) : null,
+    added: changes ? encodeTriples(item.added) : null,
+  };
+}
+
+/** Which counter of the job's progress a run's item adds to. */
+export function countOf(item: RunItem): 'changed' | 'failed' | 'unchanged' {
+  if (item.kind === 'FIXITY') return item.status === 'SUCCESS' ? 'changed' : 'failed';
+  if (item.error !== null) return 'failed';
+  return item.removed.length > 0 || item.added.length > 0 ? 'changed' : 'unchanged';
+}
