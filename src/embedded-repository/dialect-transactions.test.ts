@@ -129,6 +129,39 @@ describe.each<FedoraDialect>(['FEDORA_4', 'FEDORA_5'])(
       expect((await repo(t.app, 'POST', `${tx}/fcr:tx/fcr:commit`)).statusCode).toBe(410);
     });
 
+    it('a PATCH inside that names the resource by its plain IRI changes the same node, as 4.x maps it', async () => {
+      await createContainer(
+        t.app,
+        '/plainpatch',
+        `<> <${TITLE}> "old" ; <${NS.dcterms}relation> <${BASE}/plainpatch#part> .`,
+      );
+      const tx = await begin();
+      // DELETE/INSERT WHERE, DELETE DATA and INSERT DATA, each naming the plain IRI (and a fragment of it).
+      const patched = await repo(
+        t.app,
+        'PATCH',
+        `${tx}/plainpatch`,
+        sparql(
+          `DELETE { <${BASE}/plainpatch> <${TITLE}> ?old } INSERT { <${BASE}/plainpatch> <${TITLE}> "new" } ` +
+            `WHERE { <${BASE}/plainpatch> <${TITLE}> ?old } ; ` +
+            `DELETE DATA { <${BASE}/plainpatch> <${NS.dcterms}relation> <${BASE}/plainpatch#part> } ; ` +
+            `INSERT DATA { <${BASE}/plainpatch#part> <${TITLE}> "part" }`,
+        ),
+      );
+      expect(patched.statusCode).toBe(204);
+      const inside = await repo(t.app, 'GET', `${tx}/plainpatch`);
+      expect(objects(inside, `${tx}/plainpatch`, TITLE)).toEqual(['new']);
+      expect(objects(inside, `${tx}/plainpatch`, `${NS.dcterms}relation`)).toEqual([]);
+      expect(objects(inside, `${tx}/plainpatch#part`, TITLE)).toEqual(['part']);
+      // Outside, untouched until the commit; then the same statements under the plain IRIs.
+      expect(objects(await repo(t.app, 'GET', '/plainpatch'), `${BASE}/plainpatch`, TITLE)).toEqual(['old']);
+      expect((await repo(t.app, 'POST', `${tx}/fcr:tx/fcr:commit`)).statusCode).toBe(204);
+      const after = await repo(t.app, 'GET', '/plainpatch');
+      expect(objects(after, `${BASE}/plainpatch`, TITLE)).toEqual(['new']);
+      expect(objects(after, `${BASE}/plainpatch`, `${NS.dcterms}relation`)).toEqual([]);
+      expect(objects(after, `${BASE}/plainpatch#part`, TITLE)).toEqual(['part']);
+    });
+
     it('a binary and its description inside a transaction; rollback drops them', async () => {
       await createContainer(t.app, '/rb');
       const tx = await begin();

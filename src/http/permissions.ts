@@ -20,8 +20,9 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'PUT /internal/metadata': 'ROLE_ADMIN',
   'DELETE /internal/metadata': 'ROLE_ADMIN',
 
-  'GET /operators': 'ROLE_ADMIN',
-  'GET /operators/types': 'ROLE_ADMIN',
+  // A curator reads the operators to start MAPPING jobs with them; only an ADMIN changes or tries them.
+  'GET /operators': 'ROLE_CURATOR',
+  'GET /operators/types': 'ROLE_CURATOR',
   'POST /operators': 'ROLE_ADMIN',
   'PUT /operators': 'ROLE_ADMIN',
   'DELETE /operators': 'ROLE_ADMIN',

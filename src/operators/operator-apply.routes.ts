@@ -6,7 +6,7 @@ import { mappedDocumentSchema } from './operator.api.js';
 import { ApplyBody } from './operator-apply.schema.js';
 import type { OperatorApplyService } from './operator-apply.service.js';
 
-/** POST /operators/apply (DECISIONS.md §4), ADMIN like every operator route. */
+/** POST /operators/apply (DECISIONS.md §4), ADMIN like every operator write (the workbench's "Try it" panel). */
 export function operatorApplyRoutes(service: OperatorApplyService) {
   return (app: FastifyInstance): void => {
     app.post(

@@ -17,7 +17,7 @@ function one(operator: Operator) {
   return success(entityOf(operator.type), toOperatorJson(operator));
 }
 
-/** Interface §4.2, ADMIN only (DECISIONS.md §5). */
+/** Interface §4.2: reads CURATOR (MAPPING jobs run operators), writes ADMIN (http/permissions.ts). */
 export function operatorRoutes(service: OperatorService) {
   /** The wire form of the last list, by the service's array it came from (the same while unchanged). */
   let listed: { readonly from: readonly Operator[]; readonly json: readonly object[] } | undefined;

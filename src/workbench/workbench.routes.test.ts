@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { WORKBENCH_CSP } from './workbench.routes.js';
 
 describe('the workbench at /ui/', () => {
@@ -49,6 +50,30 @@ describe('the workbench at /ui/', () => {
     expect(asset.headers['content-type']).toMatch(/javascript/);
     const missing = await built.app.inject({ method: 'GET', url: '/ui/assets/gone.js' });
     expect(missing.statusCode).toBe(404);
+  });
+
+  it('lets browsers keep hashed assets for good, and nothing else', async () => {
+    const asset = await built.app.inject({ method: 'GET', url: '/ui/assets/app-1234.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.pragma).toBeUndefined();
+    expect(asset.headers.expires).toBeUndefined();
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    // index.html, a screen (also one that looks like it is under assets/), a missing asset, an API answer.
+    for (const url of [
+      '/ui/',
+      '/ui/index.html',
+      '/ui/views/3/browse',
+      '/ui/assets/screen',
+      '/ui/assets/gone.js',
+      '/ui/assets/x/../../index.html',
+      '/health',
+    ]) {
+      const response = await built.app.inject({ method: 'GET', url });
+      expect(response.headers['cache-control'], url).toBe(SECURITY_HEADERS['cache-control']);
+      expect(response.headers.pragma, url).toBe('no-cache');
+      expect(response.headers.expires, url).toBe('0');
+    }
   });
 
   it('never serves a file outside its folder', async () => {

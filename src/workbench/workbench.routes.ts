@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import { envelope } from '../http/envelope.js';
+import { markImmutable } from '../http/security-headers.js';
 
 /**
  * The workbench's own policy: its scripts and styles come from /ui/ only; Mantine sets CSS variables in
@@ -24,9 +25,15 @@ export const WORKBENCH_CSP = [
 const ASSET = /\.[a-z0-9]+$/i;
 
 /**
+ * Vite writes every built file whose name carries its content hash straight into assets/ (index.html
+ * stays out). Only a file directly there counts: `assets/x/../../index.html` must not be cached for good.
+ */
+const HASHED = /^assets\/[^/]+$/;
+
+/**
  * Serves the built workbench (DECISIONS.md §11) at /ui/, and redirects / there. A screen's address
  * (`/ui/views/3/browse?...`) answers index.html, so a reload or a shared link opens the same screen; a
- * missing asset is a 404. Without a build, /ui/ says how to make one instead of failing obscurely.
+ * missing asset is a 404. Hashed assets are cached for good; index.html, never. Without a build, /ui/ says how to make one instead of failing obscurely.
  */
 export function workbenchRoutes(uiDir: string) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -34,7 +41,7 @@ export function workbenchRoutes(uiDir: string) {
       root: uiDir,
       prefix: '/ui/',
       serve: false,
-      // Hashed asset names change with every build; the security headers still forbid caching.
+      // The security headers decide caching: none, except for hashed assets (markImmutable).
       cacheControl: false,
       etag: false,
       lastModified: false,
@@ -45,7 +52,10 @@ export function workbenchRoutes(uiDir: string) {
       const wanted = (request.params as { '*': string })['*'];
       reply.header('content-security-policy', WORKBENCH_CSP);
       if (!fs.existsSync(path.join(uiDir, 'index.html'))) return notBuilt(reply);
-      if (ASSET.test(wanted)) return reply.sendFile(wanted);
+      if (ASSET.test(wanted)) {
+        if (HASHED.test(wanted)) markImmutable(reply);
+        return reply.sendFile(wanted);
+      }
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     });
   };

@@ -129,3 +129,45 @@ export async function tokenFor(username = 'admin', password = adminPassword()): 
   if (token === undefined) throw new Error(`cannot sign in as ${username}: ${answer.meta.message}`);
   return token;
 }
+
+/**
+ * A new user with ROLE_CURATOR, made a curator of the view named `viewName` (its other curators kept):
+ * what a curator does in the workbench is tested signed in as one, never as the administrator.
+ */
+export async function curatorOf(viewName: string): Promise<{ username: string; password: string }> {
+  const admin = await tokenFor();
+  const username = unique('curator');
+  const password = 'curator-e2e-password';
+  const created = await apiCall(
+    'POST',
+    '/user/create',
+    {
+      username,
+      password,
+      role: 'ROLE_CURATOR',
+      firstName: 'Cura',
+      lastName: 'Tor',
+      email: `${username}@example.org`,
+    },
+    admin,
+  );
+  const id = (created.payload.User as { id?: number } | undefined)?.id;
+  if (id === undefined) throw new Error(`cannot create ${username}: ${created.meta.message}`);
+  const views = (await apiCall('GET', '/repository-view', undefined, admin)).payload.LinkedList as {
+    id: number;
+    name: string;
+  }[];
+  const found = views.find((view) => view.name === viewName);
+  if (found === undefined) throw new Error(`no view named ${viewName}`);
+  const view = (await apiCall('GET', `/repository-view/${found.id}`, undefined, admin)).payload
+    .RepositoryView as { curators: { id: number }[] };
+  const updated = await apiCall(
+    'PUT',
+    '/repository-view',
+    { ...view, password: null, curators: [...view.curators.map((curator) => ({ id: curator.id })), { id }] },
+    admin,
+  );
+  if (updated.meta.status !== 'SUCCESS')
+    throw new Error(`cannot make ${username} a curator: ${updated.meta.message}`);
+  return { username, password };
+}

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   baseUrl,
+  curatorOf,
   DESKTOP,
   expectAccessible,
   newPage,
@@ -24,6 +25,8 @@ interface Context {
 let token = '';
 let viewId = 0;
 let prefix = '';
+/** A curator of the embedded view: the jobs are started by them, as the workbench is meant for. */
+let curator = { username: '', password: '' };
 
 function ok(answer: Awaited<ReturnType<typeof apiCall>>): Record<string, unknown> {
   if (answer.meta.status !== 'SUCCESS') throw new Error(`set-up failed: ${answer.meta.message}`);
@@ -128,9 +131,10 @@ describe('curation jobs', () => {
     if (embedded === undefined) throw new Error('no embedded view');
     viewId = embedded.id;
     prefix = `/repository-view-context/FEDORA/${viewId}`;
+    curator = await curatorOf('Embedded repository');
   });
 
-  it('previews a MAPPING job with operators in order, shows the diff, applies and undoes it', async () => {
+  it('a curator of the view previews a MAPPING job with operators in order, sees the diff, applies and undoes it', async () => {
     const collection = await createContainer('', unique('Collection'));
     const records = [];
     for (let n = 1; n <= 3; n++) records.push(await createContainer(collection, `Record ${n}`));
@@ -139,9 +143,12 @@ describe('curation jobs', () => {
     await createOperator(first, 'Catalogued');
     await createOperator(second, 'Second pass');
 
+    // Signed in as a curator of the view (the operators above are an administrator's, set up by API), who
+    // starts the job from the container's screen.
     const { context, page } = await newPage(browser(), DESKTOP);
-    await signIn(page);
-    await page.goto(`/ui/jobs/new?viewId=${viewId}&uri=${encodeURIComponent(JSON.stringify(collection))}`);
+    await signIn(page, curator.username, curator.password);
+    await page.goto(`/ui/views/${viewId}/browse?uri=${encodeURIComponent(JSON.stringify(collection))}`);
+    await page.getByRole('link', { name: 'Start curation job' }).click();
     await page.getByRole('heading', { level: 1, name: 'New curation job' }).waitFor();
     await expect(page.getByRole('textbox', { name: 'Resource' }).inputValue()).resolves.toBe(collection);
     expect(await page.getByRole('radio', { name: 'Its children' }).isChecked()).toBe(true);
@@ -229,7 +236,7 @@ describe('curation jobs', () => {
     expect(((await upload.json()) as { meta: { status: string } }).meta.status).toBe('SUCCESS');
 
     const { context, page } = await newPage(browser(), PHONE);
-    await signIn(page);
+    await signIn(page, curator.username, curator.password);
     await page.goto(`/ui/jobs/new?viewId=${viewId}&uri=${encodeURIComponent(JSON.stringify(folder))}`);
     await page.getByRole('heading', { level: 1, name: 'New curation job' }).waitFor();
     await page.getByRole('radio', { name: 'Fixity' }).check();

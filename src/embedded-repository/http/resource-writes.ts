@@ -3,6 +3,7 @@ import type { Quad } from 'n3';
 import type sparqljs from 'sparqljs';
 import { repositoryPatchPolicy } from '../../linked-data/sparql/update-policies.js';
 import { SparqlUpdateRefusal } from '../../linked-data/sparql/update-refusal.js';
+import { mapUpdateIris } from '../../linked-data/sparql/update-iris.js';
 import { vetSparqlUpdate } from '../../linked-data/sparql/update-vetter.js';
 import { isRdfMediaType, REPOSITORY_BODY } from '../../linked-data/rdf/media-types.js';
 import { toStored } from '../../linked-data/rdf/serialize.js';
@@ -16,6 +17,7 @@ import { allowOf, header, visible, type Ctx, type RepositoryDeps } from './conte
 import { RepositoryError } from './errors.js';
 import { mediaTypeOf } from '../../linked-data/http/content-type.js';
 import { checkWritePreconditions, parseLinks } from './headers.js';
+import { TxIriMapper } from './path-transactions.js';
 import { binaryEtag, rdfEtag, userQuads } from './render.js';
 import {
   acceptUserTriples,
@@ -168,7 +170,7 @@ async function creationQuads(deps: RepositoryDeps, ctx: Ctx, iri: string): Promi
   if (deps.settings.dialect !== 'FEDORA_4' || mediaType !== 'application/sparql-update')
     return parseBody(deps, ctx, iri);
   const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
-  return deps.updates.apply([], text, iri, vetPatch(text, iri));
+  return deps.updates.apply([], text, iri, vetPatch(ctx, text, iri));
 }
 
 /** PATCH with SPARQL Update, of a container or (with `description`) of a binary's fcr:metadata. */
@@ -189,7 +191,7 @@ export async function patch(
   }
   const text = await readText(ctx.request, deps.settings.rdfBodyLimit);
   const iri = ctx.mapper.external(path);
-  const parsed = vetPatch(text, iri);
+  const parsed = vetPatch(ctx, text, iri);
   await retryingFrom(deps, ctx, path, { record: first, at: readAt }, async (current) => {
     checkWritePreconditions(ctx.request.headers, rdfEtag(current));
     const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
@@ -207,9 +209,17 @@ export async function patch(
 
 /**
  * The PATCH body vetted under the repository's policy: a rule it breaks is a 400 linking the
- * constraints, a server-managed statement a 409; blank, unparsable text or a query a plain 400.
+ * constraints, a server-managed statement a 409; blank, unparsable text or a query a plain 400. Inside
+ * a Fedora 4.x/5.x path transaction the update's plain repository IRIs become their tx-prefixed forms:
+ * the graph it runs on shows those, and 4.x maps either address onto the same node.
  */
-function vetPatch(text: string, iri: string): sparqljs.Update {
+function vetPatch(ctx: Ctx, text: string, iri: string): sparqljs.Update {
+  const parsed = vetted(text, iri);
+  const mapper = ctx.mapper;
+  return mapper instanceof TxIriMapper ? mapUpdateIris(parsed, (plain) => mapper.txForm(plain)) : parsed;
+}
+
+function vetted(text: string, iri: string): sparqljs.Update {
   try {
     return vetSparqlUpdate(text, repositoryPatchPolicy(iri));
   } catch (error) {

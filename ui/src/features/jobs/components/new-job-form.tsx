@@ -16,6 +16,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
+import { isAdmin, readSession } from '../../../api/session';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '../api';
 import { newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
@@ -130,7 +131,11 @@ export function NewJobForm({
             <Fieldset legend="Operators, in the order they run">
               <Stack>
                 {operators.length === 0 ? (
-                  <EmptyState>No operators yet: create one under Operators first.</EmptyState>
+                  <EmptyState>
+                    {isAdmin(readSession())
+                      ? 'No operators yet: create one under Operators first.'
+                      : 'No operators yet: an administrator creates them under Operators.'}
+                  </EmptyState>
                 ) : (
                   <Group align="flex-end">
                     <Select
