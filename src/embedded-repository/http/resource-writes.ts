@@ -8,7 +8,8 @@ import { vetSparqlUpdate } from '../../linked-data/sparql/update-vetter.js';
 import { isRdfMediaType, REPOSITORY_BODY } from '../../linked-data/rdf/media-types.js';
 import { toStored } from '../../linked-data/rdf/serialize.js';
 import { LDP } from '../../linked-data/rdf/vocab.js';
-import type { ResourceRecord } from '../store/record.js';
+import type { ResourceKind, ResourceRecord } from '../store/record.js';
+import type { LinkValue } from '../../linked-data/http/link.js';
 import { RevisionConflict } from '../store/errors.js';
 import { childPath, parentOf } from '../store/paths.js';
 import type { WriteOp } from '../store/write-ops.js';
@@ -76,11 +77,106 @@ export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): 
   }
 }
 
-/** PUT: creates the resource under an existing parent, or replaces its triples or content. */
+/**
+ * PUT: creates the resource under an existing parent, or replaces its triples or content. Whether it creates
+ * or replaces (and with it the interaction-model checks, the preconditions, 201 or 204) is decided on the
+ * state found in the writer's turn: writers that came together to a new path all saw it free, and a
+ * decision taken on that first look would have every one after the first try to create it again.
+ */
 export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise<unknown> {
-  const existing = await deps.store.get(path, ctx.txId);
+  const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
+  // Fedora 4.7 reads no interaction-model links (fedora-api.md §1.2): as if none were sent.
+  const links = deps.settings.dialect === 'FEDORA_4' ? [] : parseLinks(ctx.request.headers.link);
+  // A first look refuses early, before the body is read, and tells how to read the body.
+  const readAt = deps.writers.mark();
+  const seen = await deps.store.get(path, ctx.txId);
+  let known: PutPlan | undefined = await planPut(deps, ctx, path, seen, links, mediaType);
+  const { kind } = known;
+  const iri = ctx.mapper.external(path);
+  const binary = kind === 'binary' ? await storeContent(deps, ctx, null) : null;
+  const quads =
+    kind !== 'container'
+      ? []
+      : seen === undefined
+        ? await creationQuads(deps, ctx, iri)
+        : await parseBody(deps, ctx, iri);
+  let result: { readonly record: ResourceRecord; readonly created: boolean } | undefined;
+  await retrying(
+    deps,
+    ctx,
+    path,
+    async (changedSinceRead) => {
+      // The first look stands unless a write here finished since (the revision check catches the rest).
+      const plan =
+        (changedSinceRead ? undefined : known) ?? (await planAgain(deps, ctx, path, links, mediaType));
+      known = undefined;
+      if (plan.kind !== kind) {
+        throw RepositoryError.conflict(`The resource was changed concurrently into a ${plan.kind}; retry`);
+      }
+      const { current } = plan;
+      let triples = current?.triples ?? '';
+      if (kind === 'container') {
+        const smt =
+          current === undefined ? new Set<string>() : await currentServerManaged(deps, ctx, current);
+        triples = toStored(acceptUserTriples(ctx, quads, iri, lenient(ctx), smt));
+      }
+      // No filename asked for keeps the one the binary has.
+      const content =
+        binary === null
+          ? null
+          : { ...binary, filename: binary.filename ?? current?.binary?.filename ?? null };
+      const record =
+        current === undefined
+          ? newRecord(ctx, path, kind, triples, content)
+          : {
+              ...current,
+              triples,
+              binary: content ?? current.binary,
+              lastModified: ctx.now,
+              lastModifiedBy: ctx.user,
+              revision: current.revision + 1,
+            };
+      await write(deps, ctx, [...plan.ops, { op: 'put', record, base: current?.revision ?? null }]);
+      result = { record, created: current === undefined };
+    },
+    readAt,
+  );
+  if (result?.created === true) return created(ctx, result.record);
+  return ctx.reply.code(204).send();
+}
+
+/** What a PUT does on the state it found: create (`current` undefined) or replace, as `kind`. */
+interface PutPlan {
+  readonly current: ResourceRecord | undefined;
+  readonly kind: ResourceKind;
+  /** Writes before the resource's own (a tombstone overwritten). */
+  readonly ops: readonly WriteOp[];
+}
+
+async function planAgain(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  path: string,
+  links: readonly LinkValue[],
+  mediaType: string,
+): Promise<PutPlan> {
+  return planPut(deps, ctx, path, await deps.store.get(path, ctx.txId), links, mediaType);
+}
+
+/**
+ * The checks of a PUT against the resource as it is (`current`): a tombstone (410 unless overwritten),
+ * the preconditions, the interaction model (no change of it), the parent of a new resource.
+ */
+async function planPut(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  path: string,
+  current: ResourceRecord | undefined,
+  links: readonly LinkValue[],
+  mediaType: string,
+): Promise<PutPlan> {
   const ops: WriteOp[] = [];
-  if (existing === undefined) {
+  if (current === undefined) {
     const gone = await deps.store.goneAt(path, ctx.txId);
     if (gone !== undefined) {
       const overwrite = header(ctx.request, 'overwrite-tombstone')?.trim().toLowerCase() === 'true';
@@ -89,76 +185,31 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
     }
   }
   const etag =
-    existing === undefined
-      ? undefined
-      : existing.kind === 'binary'
-        ? binaryEtag(existing)
-        : rdfEtag(existing);
+    current === undefined ? undefined : current.kind === 'binary' ? binaryEtag(current) : rdfEtag(current);
   checkWritePreconditions(ctx.request.headers, etag);
-  const mediaType = mediaTypeOf(header(ctx.request, 'content-type'));
-  // Fedora 4.7 reads no interaction-model links (fedora-api.md §1.2): as if none were sent.
-  const links = deps.settings.dialect === 'FEDORA_4' ? [] : parseLinks(ctx.request.headers.link);
-  const kind =
-    existing?.kind ?? interactionModel(links, mediaType, hasBody(ctx.request), deps.settings.dialect);
-  if (existing !== undefined) {
-    const asked = links.filter((l) => l.rels.includes('type')).map((l) => l.uri);
-    const wantsBinary = asked.includes(LDP.NonRDFSource);
-    const wantsContainer = asked.some((uri) =>
-      [LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(uri as never),
-    );
-    if ((existing.kind === 'container' && wantsBinary) || (existing.kind === 'binary' && wantsContainer)) {
-      throw RepositoryError.conflict('The interaction model of a resource cannot be changed');
-    }
-    if (
-      existing.kind === 'container' &&
-      hasBody(ctx.request) &&
-      !isRdfMediaType(mediaType, REPOSITORY_BODY)
-    ) {
-      throw RepositoryError.conflict(
-        'A container is replaced with RDF; its interaction model cannot change to a binary',
-      );
-    }
-  }
-  if (existing === undefined) {
+  if (current === undefined) {
+    const kind = interactionModel(links, mediaType, hasBody(ctx.request), deps.settings.dialect);
     const parentPath = parentOf(path);
     const parent = parentPath === null ? undefined : await deps.store.get(parentPath, ctx.txId);
     if (parent === undefined)
       throw RepositoryError.conflict('The parent container does not exist; create it first');
     if (parent.kind !== 'container') throw RepositoryError.conflict('A binary cannot have children');
+    return { current, kind, ops };
   }
-  const iri = ctx.mapper.external(path);
-  const binary = kind === 'binary' ? await storeContent(deps, ctx, existing?.binary ?? null) : null;
-  const quads =
-    kind !== 'container'
-      ? []
-      : existing === undefined
-        ? await creationQuads(deps, ctx, iri)
-        : await parseBody(deps, ctx, iri);
-  let result: ResourceRecord | undefined;
-  await retrying(deps, ctx, path, async () => {
-    const current = existing === undefined ? undefined : await deps.store.get(path, ctx.txId);
-    if (existing !== undefined && current === undefined) await visible(deps, ctx, path);
-    let triples = current?.triples ?? '';
-    if (kind === 'container') {
-      const smt = current === undefined ? new Set<string>() : await currentServerManaged(deps, ctx, current);
-      triples = toStored(acceptUserTriples(ctx, quads, iri, lenient(ctx), smt));
-    }
-    const record =
-      current === undefined
-        ? newRecord(ctx, path, kind, triples, binary)
-        : {
-            ...current,
-            triples,
-            binary: binary ?? current.binary,
-            lastModified: ctx.now,
-            lastModifiedBy: ctx.user,
-            revision: current.revision + 1,
-          };
-    await write(deps, ctx, [...ops, { op: 'put', record, base: current?.revision ?? null }]);
-    result = record;
-  });
-  if (existing === undefined && result !== undefined) return created(ctx, result);
-  return ctx.reply.code(204).send();
+  const asked = links.filter((l) => l.rels.includes('type')).map((l) => l.uri);
+  const wantsBinary = asked.includes(LDP.NonRDFSource);
+  const wantsContainer = asked.some((uri) =>
+    [LDP.BasicContainer, LDP.Container, LDP.RDFSource].includes(uri as never),
+  );
+  if ((current.kind === 'container' && wantsBinary) || (current.kind === 'binary' && wantsContainer)) {
+    throw RepositoryError.conflict('The interaction model of a resource cannot be changed');
+  }
+  if (current.kind === 'container' && hasBody(ctx.request) && !isRdfMediaType(mediaType, REPOSITORY_BODY)) {
+    throw RepositoryError.conflict(
+      'A container is replaced with RDF; its interaction model cannot change to a binary',
+    );
+  }
+  return { current, kind: current.kind, ops };
 }
 
 /**
