@@ -1,9 +1,10 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
 import { success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { checkedBody } from '../http/validation-errors.js';
-import { BadRequestError } from '../shared/errors.js';
+import { idParams, messages } from '../shared/body-schema.js';
 import {
   CurationJobBody,
   curationJobSchema,
@@ -19,15 +20,46 @@ const LIST = 'ArrayList<CurationJob>';
 const CHANGES = 'ArrayList<ResourceChange>';
 const REPORT = 'ArrayList<FixityResult>';
 
+const JobIdParams = idParams('The curation job id must be a positive integer');
 interface IdParams {
-  Params: { id: string };
+  Params: Static<typeof JobIdParams>;
 }
+
+const MAX_PAGE = 1000;
+const ChangesQuery = Type.Object({
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 0,
+      ...messages({
+        type: `The query parameter offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`,
+      }),
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 100,
+      ...messages({ type: `The query parameter limit must be an integer from 1 to ${MAX_PAGE}` }),
+    }),
+  ),
+});
+
+const ReportQuery = Type.Object({
+  format: Type.Optional(
+    Type.Union(
+      [Type.Literal('json'), Type.Literal('csv')],
+      messages({ type: 'The query parameter format must be json or csv' }),
+    ),
+  ),
+});
 
 /** DECISIONS.md §9; the service decides who may see and act on which job. */
 export function curationJobRoutes(jobs: CurationJobService) {
   return (app: FastifyInstance): void => {
     const one = { 200: envelopeSchema(payloadOf(ONE, curationJobSchema)) };
-    const params = { type: 'object', properties: { id: { type: 'integer' } } };
 
     app.post(
       '/curation-job',
@@ -55,56 +87,40 @@ export function curationJobRoutes(jobs: CurationJobService) {
     );
     app.get<IdParams>(
       '/curation-job/:id',
-      { schema: { tags, summary: 'One job', params, response: one } },
+      { schema: { tags, summary: 'One job', params: JobIdParams, response: one } },
       async (request) => success(ONE, await jobs.get(request.params.id, principalOf(request))),
     );
-    app.get<IdParams & { Querystring: { offset?: string; limit?: string } }>(
+    // The schema fills in the page's defaults.
+    app.get<IdParams & { Querystring: Required<Static<typeof ChangesQuery>> }>(
       '/curation-job/:id/changes',
       {
         schema: {
           tags,
           summary: 'The resources a MAPPING job changes or could not map, in the order found',
-          params,
-          querystring: {
-            type: 'object',
-            properties: {
-              offset: { type: 'integer', minimum: 0, default: 0 },
-              limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            },
-          },
+          params: JobIdParams,
+          querystring: ChangesQuery,
           response: {
             200: envelopeSchema(payloadOf(CHANGES, { type: 'array', items: resourceChangeSchema })),
           },
         },
       },
       async (request) =>
-        success(
-          CHANGES,
-          await jobs.changes(
-            request.params.id,
-            principalOf(request),
-            request.query.offset,
-            request.query.limit,
-          ),
-        ),
+        success(CHANGES, await jobs.changes(request.params.id, principalOf(request), request.query)),
     );
-    app.get<IdParams & { Querystring: { format?: string } }>(
+    app.get<IdParams & { Querystring: Static<typeof ReportQuery> }>(
       '/curation-job/:id/report',
       {
         schema: {
           tags,
           summary: "A FIXITY job's results, failures first; ?format=csv downloads them as CSV",
-          params,
-          querystring: { type: 'object', properties: { format: { type: 'string', enum: ['json', 'csv'] } } },
+          params: JobIdParams,
+          querystring: ReportQuery,
           response: { 200: envelopeSchema(payloadOf(REPORT, { type: 'array', items: fixityResultSchema })) },
         },
       },
       async (request, reply) => {
-        const format = request.query.format ?? 'json';
-        if (format !== 'json' && format !== 'csv')
-          throw new BadRequestError('The query parameter format must be json or csv');
         const { job, results } = await jobs.report(request.params.id, principalOf(request));
-        if (format === 'json') return success(REPORT, results);
+        if (request.query.format !== 'csv') return success(REPORT, results);
         return reply
           .type('text/csv; charset=utf-8')
           .header('Content-Disposition', `attachment; filename="curation-job-${job.id}-fixity.csv"`)
@@ -122,7 +138,7 @@ export function curationJobRoutes(jobs: CurationJobService) {
               undo: 'Write the inverse of an applied job’s changes',
               cancel: 'Cancel a queued or running job',
             }[action],
-            params,
+            params: JobIdParams,
             response: one,
           },
         },

@@ -77,7 +77,7 @@ const queued = () =>
 describe('CurationJobService states', () => {
   it('cancels a QUEUED job at once (no runner needed) and tells subscribers', async () => {
     const job = await queued();
-    const cancelled = await service.cancel(String(job.id), admin);
+    const cancelled = await service.cancel(job.id, admin);
     expect(cancelled).toMatchObject({
       state: 'CANCELLED',
       finished: 42,
@@ -87,7 +87,7 @@ describe('CurationJobService states', () => {
     expect(
       events.map((event) => [event.action, (event.payload.CurationJob as { state: string }).state]),
     ).toEqual([['UPDATE', 'CANCELLED']]);
-    await expect(service.cancel(String(job.id), admin)).rejects.toThrow(
+    await expect(service.cancel(job.id, admin)).rejects.toThrow(
       `Curation job ${job.id} is CANCELLED; only a QUEUED, RUNNING, APPLYING or UNDOING job can be cancelled`,
     );
   });
@@ -95,25 +95,25 @@ describe('CurationJobService states', () => {
   it('asks a RUNNING job to stop: the answer is still RUNNING, the runner sees the request', async () => {
     const job = await queued();
     await store.moveState(job.id, 'start');
-    expect((await service.cancel(String(job.id), admin)).state).toBe('RUNNING');
+    expect((await service.cancel(job.id, admin)).state).toBe('RUNNING');
     expect((await store.get(job.id))?.cancelRequested).toBe(true);
   });
 
   it('apply and undo move the state and queue the phase; anything else is refused', async () => {
     const job = await queued();
-    await expect(service.apply(String(job.id), admin)).rejects.toThrow(
+    await expect(service.apply(job.id, admin)).rejects.toThrow(
       `Curation job ${job.id} is QUEUED; only a previewed job can be applied`,
     );
-    await expect(service.undo(String(job.id), admin)).rejects.toThrow(
+    await expect(service.undo(job.id, admin)).rejects.toThrow(
       `Curation job ${job.id} is QUEUED; only an applied job can be undone`,
     );
     await store.moveState(job.id, 'start');
     await store.moveState(job.id, 'preview', { message: '1 of 1 resource change' });
-    const applying = await service.apply(String(job.id), admin);
+    const applying = await service.apply(job.id, admin);
     expect(applying).toMatchObject({ state: 'APPLYING', message: null });
     expect((await store.get(job.id))?.phase).toBe('APPLY');
     expect(enqueued).toEqual([job.id]);
-    await expect(service.apply(String(job.id), admin)).rejects.toThrow(
+    await expect(service.apply(job.id, admin)).rejects.toThrow(
       `Curation job ${job.id} is being applied already`,
     );
     expect(enqueued).toEqual([job.id]);
@@ -132,11 +132,11 @@ describe('CurationJobService states', () => {
       },
     ]);
     await store.moveState(job.id, 'fail', { message: 'conflict' });
-    await expect(service.undo(String(job.id), admin)).rejects.toThrow(
+    await expect(service.undo(job.id, admin)).rejects.toThrow(
       `Curation job ${job.id} is FAILED; only an applied job can be undone`,
     );
     await store.items.markWritten(job.id, 'APPLY', ['http://example.org/a']);
-    expect(await service.undo(String(job.id), admin)).toMatchObject({ state: 'UNDOING' });
+    expect(await service.undo(job.id, admin)).toMatchObject({ state: 'UNDOING' });
     expect((await store.get(job.id))?.phase).toBe('UNDO');
     expect((await store.items.itemsToWrite(job.id, 'UNDO')).map((item) => item.contextUri)).toEqual([
       'http://example.org/a',
@@ -146,7 +146,7 @@ describe('CurationJobService states', () => {
   it('asks an APPLYING job to stop as well', async () => {
     const job = await queued();
     for (const move of ['start', 'writeThrough'] as const) await store.moveState(job.id, move);
-    expect((await service.cancel(String(job.id), admin)).state).toBe('APPLYING');
+    expect((await service.cancel(job.id, admin)).state).toBe('APPLYING');
     expect((await store.get(job.id))?.cancelRequested).toBe(true);
   });
 });

@@ -3,11 +3,7 @@ import { NO_EVENTS, type EventBus } from '../events/event-bus.js';
 import type { Operator } from '../operators/operator.js';
 import type { OperatorsInOrder } from '../operators/operator.store.js';
 import { resolveContextUri } from '../repository-view-context/context-uri.js';
-import {
-  parsePathId,
-  type OpenedView,
-  type RepositoryViewService,
-} from '../repository-views/repository-view.service.js';
+import { type OpenedView, type RepositoryViewService } from '../repository-views/repository-view.service.js';
 import type { CheckedBody } from '../shared/body-check.js';
 import { businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
@@ -22,9 +18,6 @@ import type { JobTarget } from './work/job-work.js';
 import { FieldNaming } from './work/field-naming.js';
 
 export const ENTITY = 'CurationJob';
-
-const MAX_PAGE = 1000;
-const DEFAULT_PAGE = 100;
 
 export interface CurationJobServiceDependencies {
   readonly store: CurationJobStore;
@@ -111,20 +104,17 @@ export class CurationJobService {
     return (await this.deps.store.list(viewIds)).map(toCurationJob);
   }
 
-  async get(idText: string, caller: Principal): Promise<CurationJob> {
-    return toCurationJob(await this.find(idText, caller));
+  async get(id: number, caller: Principal): Promise<CurationJob> {
+    return toCurationJob(await this.find(id, caller));
   }
 
-  /** The resources that change or failed, by position. */
+  /** The resources that change or failed, by position: a page of at most `limit` from `offset`. */
   async changes(
-    idText: string,
+    id: number,
     caller: Principal,
-    offsetText: string | undefined,
-    limitText: string | undefined,
+    { offset, limit }: { readonly offset: number; readonly limit: number },
   ): Promise<ResourceChange[]> {
-    const job = await this.find(idText, caller);
-    const offset = queryInteger('offset', offsetText, 0, 0, Number.MAX_SAFE_INTEGER);
-    const limit = queryInteger('limit', limitText, DEFAULT_PAGE, 1, MAX_PAGE);
+    const job = await this.find(id, caller);
     return (await this.deps.store.items.changes(job.id, offset, limit)).map((item) => ({
       contextUri: item.contextUri,
       removed: wireTriples(item.removed),
@@ -134,22 +124,22 @@ export class CurationJobService {
   }
 
   /** FIXITY results, failures first (a MAPPING job has none). */
-  async report(idText: string, caller: Principal): Promise<{ job: CurationJob; results: JobFixityResult[] }> {
-    const job = await this.find(idText, caller);
+  async report(id: number, caller: Principal): Promise<{ job: CurationJob; results: JobFixityResult[] }> {
+    const job = await this.find(id, caller);
     return { job: toCurationJob(job), results: await this.deps.store.items.fixityReport(job.id) };
   }
 
   /** Writes a previewed job's changes (the runner does it; the job is APPLYING when this answers). */
-  async apply(idText: string, caller: Principal): Promise<CurationJob> {
-    return this.startWriting(await this.find(idText, caller), 'apply', 'apply');
+  async apply(id: number, caller: Principal): Promise<CurationJob> {
+    return this.startWriting(await this.find(id, caller), 'apply', 'apply');
   }
 
   /**
    * Writes the inverse of an applied job's changes; also of a FAILED job that wrote some (an LDP apply stopped
    * part way: undo writes back exactly the resources it wrote).
    */
-  async undo(idText: string, caller: Principal): Promise<CurationJob> {
-    const job = await this.find(idText, caller);
+  async undo(id: number, caller: Principal): Promise<CurationJob> {
+    const job = await this.find(id, caller);
     const partial = job.state === 'FAILED' && (await this.deps.store.items.hasWrittenItems(job.id));
     return this.startWriting(job, 'undo', partial ? 'undoPartial' : 'undo');
   }
@@ -159,8 +149,8 @@ export class CurationJobService {
    * or undoing one stops where that is truthful (DECISIONS.md §9: back to PREVIEWED/APPLIED when nothing was
    * written, FAILED naming what was).
    */
-  async cancel(idText: string, caller: Principal): Promise<CurationJob> {
-    const job = await this.find(idText, caller);
+  async cancel(id: number, caller: Principal): Promise<CurationJob> {
+    const job = await this.find(id, caller);
     const { store } = this.deps;
     const cancelledAtOnce = await store.moveState(job.id, 'cancel', {
       finished: this.now(),
@@ -193,8 +183,7 @@ export class CurationJobService {
   }
 
   /** The job as the caller may see it; an unknown job and another view's job answer alike. */
-  private async find(idText: string, caller: Principal): Promise<JobRecord> {
-    const id = parsePathId(idText, 'curation job id');
+  private async find(id: number, caller: Principal): Promise<JobRecord> {
     const job = await this.deps.store.get(id);
     if (job === undefined || !(await this.curates(job.repositoryViewId, caller)))
       throw new NotFoundError(msg.doesNotExist(ENTITY, id));
@@ -204,7 +193,7 @@ export class CurationJobService {
   private async curates(viewId: number, caller: Principal): Promise<boolean> {
     if (caller.role === 'ROLE_ADMIN') return true;
     try {
-      await this.deps.views.get(String(viewId), caller);
+      await this.deps.views.get(viewId, caller);
       return true;
     } catch (error) {
       if (error instanceof ForbiddenError || error instanceof NotFoundError) return false;
@@ -215,8 +204,8 @@ export class CurationJobService {
   /** The view opened for the caller, or undefined when it does not exist or they do not curate it. */
   private async openForCaller(viewId: number, caller: Principal): Promise<OpenedView | undefined> {
     try {
-      const view = await this.deps.views.get(String(viewId), caller);
-      return await this.deps.views.open(view.type, String(view.id), caller);
+      const view = await this.deps.views.get(viewId, caller);
+      return await this.deps.views.open(view.type, view.id, caller);
     } catch (error) {
       if (error instanceof ForbiddenError || error instanceof NotFoundError) return undefined;
       throw error;
@@ -269,12 +258,12 @@ export function jobTargetOpener(views: RepositoryViewService): (viewId: number) 
   return async (viewId) => {
     let view;
     try {
-      view = await views.get(String(viewId), runner);
+      view = await views.get(viewId, runner);
     } catch (error) {
       if (error instanceof NotFoundError) throw new Error(`Repository view ${viewId} no longer exists`);
       throw error;
     }
-    const opened = await views.open(view.type, String(view.id), runner);
+    const opened = await views.open(view.type, view.id, runner);
     return { adapter: opened.adapter, schemas: opened.schemas, rootUri: opened.view.rootUri };
   };
 }
@@ -293,18 +282,4 @@ export function operatorsInOrder(
       throw new Error(`${msg.doesNotExist('Operator', gone)} (deleted after the job was created)`);
     return operators;
   };
-}
-
-function queryInteger(
-  name: string,
-  text: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!/^\d{1,16}$/.test(text) || value < min || value > max)
-    throw new BadRequestError(`The query parameter ${name} must be an integer from ${min} to ${max}`);
-  return value;
 }

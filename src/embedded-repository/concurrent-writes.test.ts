@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from '../test-support/test-database.js';
-import type { TestApp } from '../test-support/test-app.js';
-import { buildRepositoryApp, createContainer, repo, turtle } from '../test-support/repository-client.js';
-import { TITLE } from './conformance.support.js';
+import { testDialect } from '../../test/support/test-database.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { buildRepositoryApp, createContainer, repo, turtle } from '../../test/support/repository-client.js';
+import { TITLE } from '../../test/support/embedded-repository/conformance.js';
 
 /**
  * Writers that meet on one path (issue 27, finding 1): they are served one after another, each deciding

@@ -1,9 +1,11 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { roleSatisfies, type Principal, type Role } from '../auth/roles.js';
 import { principalOf, type Authorizer } from '../http/access.js';
 import { success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { messages } from '../shared/body-schema.js';
 import { BadRequestError, ForbiddenError, UnauthenticatedError } from '../shared/errors.js';
 import type { EventTicketStore } from './event-ticket.store.js';
 import { EventStream, type EventStreamDependencies } from './event-stream.js';
@@ -14,6 +16,25 @@ const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8';
 const EVENTS_URL = '/events';
 
 const tags = ['events'];
+
+const LAST_EVENT_ID = 'Last-Event-ID must be the id of an event (digits)';
+
+const EventsQuery = Type.Object({
+  ticket: Type.Optional(
+    Type.String({
+      description: 'A one-time ticket (valid for 60 s)',
+      ...messages({ type: 'The query parameter ticket must be given once' }),
+    }),
+  ),
+  lastEventId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'The id of the last event received',
+      ...messages({ type: LAST_EVENT_ID }),
+    }),
+  ),
+});
 
 export interface EventRouteDependencies extends Omit<EventStreamDependencies, 'session' | 'headers'> {
   readonly tickets: EventTicketStore;
@@ -37,7 +58,7 @@ export function eventRoutes(deps: EventRouteDependencies) {
       done();
     });
 
-    app.get<{ Querystring: { lastEventId?: string; ticket?: string } }>(
+    app.get<{ Querystring: Static<typeof EventsQuery> }>(
       EVENTS_URL,
       {
         schema: {
@@ -48,13 +69,7 @@ export function eventRoutes(deps: EventRouteDependencies) {
             'Authenticate with the Authorization header, or with `?ticket=` from POST /events/ticket ' +
             '(browsers). `Last-Event-ID` (or `?lastEventId=`) replays the missed events still kept. A ' +
             '`: keep-alive` comment comes every 15 s; the stream ends with the session.',
-          querystring: {
-            type: 'object',
-            properties: {
-              ticket: { type: 'string', description: 'A one-time ticket (valid for 60 s)' },
-              lastEventId: { type: 'string', description: 'The id of the last event received' },
-            },
-          },
+          querystring: EventsQuery,
           produces: ['text/event-stream'],
         },
       },
@@ -95,17 +110,17 @@ export function eventRoutes(deps: EventRouteDependencies) {
   };
 }
 
-/** The header wins over the query parameter (EventSource sends the header when it reconnects). */
+/**
+ * The header wins over the query parameter (EventSource sends the header when it reconnects). The query
+ * parameter is checked by the route's schema; a header has none, so its digits are read here.
+ */
 function lastEventIdOf(
-  request: FastifyRequest<{ Querystring: { lastEventId?: string } }>,
+  request: FastifyRequest<{ Querystring: Static<typeof EventsQuery> }>,
 ): number | undefined {
   const header = request.headers['last-event-id'];
-  const query = request.query.lastEventId;
-  const text = typeof header === 'string' && header !== '' ? header : query;
-  if (text === undefined || text === '') return undefined;
-  if (typeof text !== 'string' || !/^\d{1,16}$/.test(text))
-    throw new BadRequestError('Last-Event-ID must be the id of an event (digits)');
-  return Number(text);
+  if (typeof header !== 'string' || header === '') return request.query.lastEventId;
+  if (!/^\d{1,16}$/.test(header)) throw new BadRequestError(LAST_EVENT_ID);
+  return Number(header);
 }
 
 /**

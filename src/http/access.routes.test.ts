@@ -8,8 +8,8 @@ import { isOutsideRoleModel } from './permissions.js';
 import { createHttpServer } from './server.js';
 
 /**
- * The access hook is each route's own preHandler, its role fixed at registration. The HEAD route Fastify
- * adds for every GET runs the GET's handler, so it must be refused exactly like the GET.
+ * The access hook is each route's own first preValidation hook, its role fixed at registration. The HEAD
+ * route Fastify adds for every GET runs the GET's handler, so it must be refused exactly like the GET.
  */
 let t: TestApp;
 

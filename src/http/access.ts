@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { Principal, Role } from '../auth/roles.js';
 import { UnauthenticatedError } from '../shared/errors.js';
 
@@ -33,16 +33,16 @@ declare module 'fastify' {
 export type Freshness = (then: () => void) => void;
 
 /**
- * The preHandler of one route, its role fixed when the route is registered (reading it per request
- * from `request.routeOptions` built a new options object each time). The callback form: a caller whose
- * session is kept in memory is let through in the same turn, without a promise. With `freshness`, the
- * check waits for it first.
+ * The first preValidation hook of one route (so before its parameters and body are validated), its role
+ * fixed when the route is registered (reading it per request from `request.routeOptions` built a new
+ * options object each time). The callback form: a caller whose session is kept in memory is let through
+ * in the same turn, without a promise. With `freshness`, the check waits for it first.
  */
 export function accessHook(
   authorizer: Authorizer,
   required: Role,
   freshness?: Freshness,
-): preHandlerHookHandler {
+): preValidationHookHandler {
   const check = (request: FastifyRequest, done: HookDone): void => {
     let answer: Principal | undefined | Promise<Principal | undefined>;
     try {

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchema,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Role } from '../auth/roles.js';
 import { accessHook, type Authorizer, type Freshness } from './access.js';
@@ -8,7 +14,7 @@ import { registerErrorHandling } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { isOutsideRoleModel, PERMISSIONS, permissionKey } from './permissions.js';
 import { envelope } from './envelope.js';
-import { isSchemaFirst, validatorCompiler } from './validation-errors.js';
+import { BodyValidationError, isSchemaFirst, validatorCompiler } from './validation-errors.js';
 import { registerSecurityHeaders, SECURITY_HEADERS } from './security-headers.js';
 
 /** A registered route, as the route-walking tests and the authorization table see it. */
@@ -67,10 +73,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   capConnections(app, options.config);
 
-  // Bodies defined schema-first (TypeBox) are validated by Fastify; their failures are attached to the
-  // request and reported as INVALID envelopes with the schema's messages (validation-errors.ts). Other
-  // route schemas only describe the API. Responses are serialized as built by http/envelope.ts, keeping
-  // its key order.
+  // Path parameters and query strings are validated and coerced by their TypeBox schemas, a failure a
+  // 400 (http/parameters.ts). Bodies defined schema-first (TypeBox) are validated too; their failures are
+  // attached to the request and reported as INVALID envelopes with the schema's messages
+  // (validation-errors.ts). Other body schemas only describe the API. Responses are serialized as built by
+  // http/envelope.ts, keeping its key order.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // The API speaks JSON; a capability that accepts another media type registers its own parser.
@@ -79,8 +86,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    // Every failure of a schema-first body reaches the handler, which reports it with the business ones.
-    if (isSchemaFirst(route.schema?.body)) route.attachValidation = true;
+    // Every failure of a schema-first body reaches the handler, which reports it with the business ones;
+    // a malformed parameter is still refused before it.
+    if (isSchemaFirst(route.schema?.body)) {
+      refuseQueryBesideSchemaFirstBody(route.url, route.schema);
+      route.attachValidation = true;
+      route.preHandler = [refuseMalformedParameters, ...hooksOf(route.preHandler)];
+    }
     const all = Array.isArray(route.method) ? route.method : [route.method];
     const methods = all.filter((m) => m !== 'HEAD');
     if (isOutsideRoleModel(route.url)) {
@@ -93,10 +105,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const checked = [...new Set(all.map((m) => (m === 'HEAD' ? 'GET' : m)))];
     const access = requiredRole(checked, route.url, route.config?.access);
     route.config = { ...route.config, access };
-    // The check is this route's own first preHandler, its role fixed now rather than looked up per request.
-    route.preHandler = [
+    // The check is this route's own first preValidation hook, its role fixed now rather than looked up per
+    // request: who is calling is settled before what they sent, so a caller without the role learns
+    // nothing from a malformed parameter's 400.
+    route.preValidation = [
       accessHook(options.authorizer, access, options.freshness),
-      ...hooksOf(route.preHandler),
+      ...hooksOf(route.preValidation),
     ];
     for (const method of methods) routeTable.push({ method, url: route.url, access });
   });
@@ -124,6 +138,25 @@ function requiredRole(methods: readonly string[], url: string, declared: Role | 
     );
   }
   return role;
+}
+
+/**
+ * Fastify validates params, body, then query string, and stops at the first failure: beside a body whose
+ * failures are attached, a query string would reach the handler unchecked whenever the body failed.
+ */
+function refuseQueryBesideSchemaFirstBody(url: string, schema: FastifySchema | undefined): void {
+  if (schema?.querystring !== undefined)
+    throw new Error(`Route ${url} has a schema-first body and a query string; Fastify would skip the latter`);
+}
+
+/** A schema-first body's route: its attached validation error is the handler's only when it is the body's. */
+function refuseMalformedParameters(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+) {
+  const failure = request.validationError;
+  done(failure === undefined || failure instanceof BodyValidationError ? undefined : failure);
 }
 
 /** A route's own hooks of one kind, as a list. */

@@ -3,6 +3,7 @@ import { KindGuard } from '@sinclair/typebox';
 import type { ValueError } from '@sinclair/typebox/errors';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { checkedFromErrors, compiledCheck, type CheckedBody } from '../shared/body-check.js';
+import { parameterValidator } from './parameters.js';
 
 /** A TypeBox body schema's failures, attached to the request (attachValidation) for the handler to report. */
 export class BodyValidationError extends Error {
@@ -12,12 +13,15 @@ export class BodyValidationError extends Error {
 }
 
 /**
- * Fastify's validator compiler. A TypeBox schema (a body defined schema-first) is checked with TypeBox's
- * compiled check, collecting every failure; the value is never coerced nor given defaults. Other route
- * schemas (query strings, path parameters) only describe the API for OpenAPI: their input is checked by
- * the route's own parsing, with its own messages.
+ * Fastify's validator compiler. Path parameters and query strings are validated, and their integers
+ * coerced, by their TypeBox schema (http/parameters.ts). A TypeBox body (defined schema-first) is checked
+ * with TypeBox's compiled check, collecting every failure; a body is never coerced nor given defaults.
+ * Other body schemas only describe the API for OpenAPI: the service parses that input with its own
+ * messages.
  */
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, method, url }) => {
+  if (httpPart === 'params' || httpPart === 'querystring')
+    return parameterValidator(schema, httpPart, `${method} ${url}`);
   if (!KindGuard.IsSchema(schema)) return (data: unknown) => ({ value: data });
   const check = compiledCheck(schema);
   return (data: unknown) =>

@@ -1,17 +1,18 @@
 // What every context route module shares. Its own module so that context.routes.ts, which registers the
 // resource and transaction routes, and those modules do not import each other (issue 9: no import cycles).
+import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../http/access.js';
 import { envelopeSchema, type JsonSchema } from '../http/schemas.js';
-import { contextParams, contextQuery } from './context.api.js';
+import { ContextParams, ContextQuery } from './context.api.js';
 import type { ContextService, ContextSession } from './context.service.js';
 
 export const PREFIX = '/repository-view-context/:type/:repositoryViewId';
 const tags = ['repository view context'];
 
 export interface ContextRequest {
-  Params: { type: string; repositoryViewId: string };
-  Querystring: { contextUri?: string; value?: string; name?: string };
+  Params: Static<typeof ContextParams>;
+  Querystring: Static<typeof ContextQuery>;
 }
 
 export function sessionOf(
@@ -30,8 +31,8 @@ export function schemaFor(
   return {
     tags,
     summary,
-    params: contextParams,
-    querystring: contextQuery,
+    params: ContextParams,
+    querystring: ContextQuery,
     ...(body === undefined ? {} : { body }),
     response: { 200: envelopeSchema(payload) },
   };

@@ -1,4 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import type { JsonSchema } from '../http/schemas.js';
+import {
+  RepositoryKindParameter,
+  RepositoryViewIdParameter,
+} from '../repository-views/repository-view.schema.js';
+import { messages } from '../shared/body-schema.js';
 
 export const tripleSchema: JsonSchema = {
   type: 'object',
@@ -47,22 +53,24 @@ export const contextSchema: JsonSchema = {
   properties: contextFields({ type: 'array', items: childContextSchema }),
 };
 
-export const contextParams: JsonSchema = {
-  type: 'object',
-  properties: { type: { type: 'string', enum: ['FEDORA', 'LDP'] }, repositoryViewId: { type: 'integer' } },
-};
+/** `{type}` and `{repositoryViewId}` of every context route. */
+export const ContextParams = Type.Object({
+  type: RepositoryKindParameter,
+  repositoryViewId: RepositoryViewIdParameter,
+});
 
-export const contextQuery: JsonSchema = {
-  type: 'object',
-  properties: {
-    contextUri: {
-      type: 'string',
-      description: 'absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction',
-    },
-    value: {
-      type: 'string',
-      description: 'PUT /metadata: the new object (N-Triples form, <iri> or plain text)',
-    },
-    name: { type: 'string', description: 'POST /version: the version’s name (a label where kept)' },
-  },
-};
+/** A query parameter of the context routes: one text value when given (a repeated one is refused). */
+function queryText(name: string, description: string) {
+  return Type.Optional(
+    Type.String({ description, ...messages({ type: `The query parameter ${name} must be given once` }) }),
+  );
+}
+
+export const ContextQuery = Type.Object({
+  contextUri: queryText(
+    'contextUri',
+    'absolute, or relative to the view root; tx:<id>/… or ?token=tx:<id> for a transaction',
+  ),
+  value: queryText('value', 'PUT /metadata: the new object (N-Triples form, <iri> or plain text)'),
+  name: queryText('name', 'POST /version: the version’s name (a label where kept)'),
+});

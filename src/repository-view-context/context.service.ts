@@ -6,6 +6,7 @@ import type {
   BinaryContent,
   ChildStatement,
   FixityResult,
+  RepositoryKind,
   TransactionInfo,
 } from '../repository-adapters/repository-adapter.js';
 import { featuresOf, requireFacet } from '../repository-adapters/repository-kinds.js';
@@ -68,8 +69,8 @@ export class ContextService {
   }
 
   async open(
-    type: string,
-    viewId: string,
+    type: RepositoryKind,
+    viewId: number,
     contextUri: string | undefined,
     caller: Principal,
   ): Promise<ContextSession> {
@@ -82,7 +83,7 @@ export class ContextService {
   }
 
   /** Opens the view only (GET /transaction and GET /query take no contextUri). */
-  openView(type: string, viewId: string, caller: Principal): Promise<OpenedView> {
+  openView(type: RepositoryKind, viewId: number, caller: Principal): Promise<OpenedView> {
     return this.views.open(type, viewId, caller);
   }
 

@@ -82,13 +82,13 @@ async function update(view: Record<string, unknown>) {
 /** Opens the view and, when its adapter was new, lets "detection" find `found`; waits until stored. */
 async function openAndDetect(id: number, found: 'FEDORA_4' | 'FEDORA_5' | 'FEDORA_6' | 'LDP') {
   const before = made.length;
-  await service.open('FEDORA', String(id), ADMIN);
+  await service.open('FEDORA', id, ADMIN);
   const adapter = made[before];
   adapter?.onDetected?.(found);
   // The store's write runs behind the call: wait until it has, and the caches know (a deadline, not a
   // count of turns: on a loaded PostgreSQL the write and its notification can take a while).
   const deadline = Date.now() + 10_000;
-  while ((await service.get(String(id), ADMIN)).detectedDialect !== found && Date.now() < deadline) {
+  while ((await service.get(id, ADMIN)).detectedDialect !== found && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await settled();
   }
@@ -101,17 +101,17 @@ describe('RepositoryViewService.open and the dialect', () => {
     const adapter = await openAndDetect(view.id, 'FEDORA_5');
     expect(adapter).toMatchObject({ type: 'FEDORA', dialect: null, password: 'secret-one' });
     expect(typeof adapter?.onDetected).toBe('function');
-    expect((await service.get(String(view.id), ADMIN)).detectedDialect).toBe('FEDORA_5');
+    expect((await service.get(view.id, ADMIN)).detectedDialect).toBe('FEDORA_5');
     // The adapter is kept: a stored detection is no new configuration.
-    await service.open('FEDORA', String(view.id), ADMIN);
+    await service.open('FEDORA', view.id, ADMIN);
     expect(made).toHaveLength(1);
   });
 
   it('passes a pinned dialect without onDetected, and pinning makes a new adapter', async () => {
     const view = await create(VIEW);
-    await service.open('FEDORA', String(view.id), ADMIN);
+    await service.open('FEDORA', view.id, ADMIN);
     await update({ ...VIEW, id: view.id, password: null, dialect: 'FEDORA_4' });
-    await service.open('FEDORA', String(view.id), ADMIN);
+    await service.open('FEDORA', view.id, ADMIN);
     expect(made).toHaveLength(2);
     expect(made[1]).toMatchObject({ dialect: 'FEDORA_4' });
     expect(made[1]?.onDetected).toBeUndefined();
@@ -119,13 +119,13 @@ describe('RepositoryViewService.open and the dialect', () => {
 
   it('does not store a detection made for a configuration the view no longer has', async () => {
     const view = await create(VIEW);
-    await service.open('FEDORA', String(view.id), ADMIN);
+    await service.open('FEDORA', view.id, ADMIN);
     const stale = made[0];
     await update({ ...VIEW, id: view.id, password: null, rootUri: 'http://stub.example.org/other/' });
     stale?.onDetected?.('FEDORA_4');
     // A detection for the current configuration, told after the stale one, is stored, and only it.
     await openAndDetect(view.id, 'FEDORA_6');
-    expect((await service.get(String(view.id), ADMIN)).detectedDialect).toBe('FEDORA_6');
+    expect((await service.get(view.id, ADMIN)).detectedDialect).toBe('FEDORA_6');
     expect(warnings).toEqual([]);
   });
 
@@ -161,7 +161,7 @@ describe('RepositoryViewService.open and the dialect', () => {
 
   it('only warns when the detected dialect cannot be stored', async () => {
     const view = await create(VIEW);
-    await service.open('FEDORA', String(view.id), ADMIN);
+    await service.open('FEDORA', view.id, ADMIN);
     await handle.db.destroy();
     made[0]?.onDetected?.('FEDORA_6');
     for (let turn = 0; turn < 50 && warnings.length === 0; turn++)

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
 import { emptySuccess, success } from '../http/envelope.js';
@@ -6,7 +6,11 @@ import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { checkedBody } from '../http/validation-errors.js';
 import { IdBody } from '../shared/body-schema.js';
 import { REPOSITORY_KINDS, REPOSITORY_VIEW_TYPES, type RepositoryView } from './repository-view.js';
-import { RepositoryViewBody, repositoryViewSchema } from './repository-view.schema.js';
+import {
+  RepositoryViewBody,
+  RepositoryViewIdParameter,
+  repositoryViewSchema,
+} from './repository-view.schema.js';
 import type { RepositoryViewService } from './repository-view.service.js';
 
 const tags = ['repository views'];
@@ -22,6 +26,8 @@ const repositoryViewTypeSchema = Type.Object({
   queryable: Type.Boolean(),
   fixity: Type.Boolean(),
 });
+
+const IdParams = Type.Object({ id: RepositoryViewIdParameter });
 
 /** Interface §4.3 (DECISIONS.md §6). */
 export function repositoryViewRoutes(views: RepositoryViewService) {
@@ -56,13 +62,13 @@ export function repositoryViewRoutes(views: RepositoryViewService) {
       },
       () => success('ArrayList<HashMap>', REPOSITORY_VIEW_TYPES),
     );
-    app.get<{ Params: { id: string } }>(
+    app.get<{ Params: Static<typeof IdParams> }>(
       '/repository-view/:id',
       {
         schema: {
           tags,
           summary: 'One view',
-          params: { type: 'object', properties: { id: { type: 'integer' } } },
+          params: IdParams,
           response: { 200: one },
         },
       },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, messages, Nullable, OptionalId } from '../shared/body-schema.js';
+import { Id, messages, Nullable, OptionalId, PathId } from '../shared/body-schema.js';
 import { FEDORA_DIALECTS } from '../shared/fedora-dialect.js';
 import { REPOSITORY_KINDS } from './repository-view.js';
 
@@ -117,3 +117,12 @@ export const repositoryViewSchema = Type.Object({
     { readOnly: true, description: 'what detection found for the current configuration; null until it ran' },
   ),
 });
+
+/** `{type}` in a path (verification, the context routes): one of the repository kinds. */
+export const RepositoryKindParameter = Type.Union(
+  REPOSITORY_KINDS.map((kind) => Type.Literal(kind)),
+  messages({ type: `Unknown repository view type; use ${REPOSITORY_KINDS.join(' or ')}` }),
+);
+
+/** A repository view's id in a path. */
+export const RepositoryViewIdParameter = PathId('The repository view id must be a positive integer');

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../db/sql-errors.js';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/roles.js';
 import type { AdapterView } from '../repository-adapters/create-adapter.js';
-import type { RepositoryAdapter } from '../repository-adapters/repository-adapter.js';
+import type { RepositoryAdapter, RepositoryKind } from '../repository-adapters/repository-adapter.js';
 import { metadataPrefixesOf, toSchemaJson, type Schema } from '../schemas/schema.js';
 import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
@@ -14,7 +14,7 @@ import { repositoryViewEvent } from '../events/change-events.js';
 import { NO_EVENTS, type EventAction, type EventBus } from '../events/event-bus.js';
 import { toUserJson, type User } from '../users/user.js';
 import type { PasswordCipher } from './password-cipher.js';
-import { ENTITY, isRepositoryKind, type RepositoryView } from './repository-view.js';
+import { ENTITY, type RepositoryView } from './repository-view.js';
 import { parseRepositoryView, type RepositoryViewInput } from './repository-view.rules.js';
 import type { RepositoryViewBody, VerificationBody } from './repository-view.schema.js';
 import type { PasswordColumn, RepositoryViewRecord, RepositoryViewStore } from './repository-view.store.js';
@@ -57,8 +57,7 @@ export class RepositoryViewService {
       : views.filter((view) => view.curatorIds.includes(caller.userId));
   }
 
-  async get(idText: string, caller: Principal): Promise<RepositoryView> {
-    const id = parsePathId(idText, 'repository view id');
+  async get(id: number, caller: Principal): Promise<RepositoryView> {
     const view = await this.findForCaller(id, caller);
     if (view === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
     return view;
@@ -165,14 +164,11 @@ export class RepositoryViewService {
    * Opens a view for the context endpoints: the `{type}` segment must name the view's type, and the
    * caller must be an ADMIN or one of its curators.
    */
-  async open(typeText: string, idText: string, caller: Principal): Promise<OpenedView> {
-    const id = parsePathId(idText, 'repository view id');
+  async open(type: RepositoryKind, id: number, caller: Principal): Promise<OpenedView> {
     const view = await this.findForCaller(id, caller);
     if (view === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
-    if (!isRepositoryKind(typeText))
-      throw new BadRequestError(`Unknown repository view type ${typeText}; use FEDORA or LDP`);
-    if (view.type !== typeText)
-      throw new BadRequestError(`Repository view ${view.id} is of type ${view.type}, not ${typeText}`);
+    if (view.type !== type)
+      throw new BadRequestError(`Repository view ${view.id} is of type ${view.type}, not ${type}`);
     const all = await this.deps.schemas();
     // In the view's own order: it decides the order of the query help's PREFIX lines.
     const schemas = view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id));
@@ -221,14 +217,12 @@ export class RepositoryViewService {
 
   /** The adapter for a possibly unsaved view, for verification; a saved view's password fills a null one. */
   async adapterForVerification(
-    typeText: string,
+    type: RepositoryKind,
     body: CheckedBody<VerificationBody>,
   ): Promise<RepositoryAdapter> {
-    if (!isRepositoryKind(typeText))
-      throw new BadRequestError(`Unknown repository view type ${typeText}; use FEDORA or LDP`);
     const id = idOf(body);
     const name = body.passed('name') ? (body.get('name') ?? 'unsaved view') : undefined;
-    const input = parseRepositoryView(body, typeText, name);
+    const input = parseRepositoryView(body, type, name);
     if (input === undefined || !body.collector.isValid)
       throw new ValidationFailedError(body.collector.results());
     let password = input.password.kind === 'set' ? input.password.value : null;
@@ -239,7 +233,7 @@ export class RepositoryViewService {
         password = this.decrypt(await this.store.findEncryptedPassword(id.id));
     }
     return this.deps.createAdapter({
-      type: typeText,
+      type,
       rootUri: input.rootUri,
       username: input.username,
       password,
@@ -367,12 +361,6 @@ const ORIGIN_FIELDS_ADMIN_ONLY =
 /** Same scheme, host and port: where HTTP Basic credentials may go. */
 function sameOrigin(a: string, b: string): boolean {
   return new URL(a).origin === new URL(b).origin;
-}
-
-export function parsePathId(text: string, what: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(text))
-    throw new BadRequestError(`The ${what} must be a positive integer, got "${text.slice(0, 40)}"`);
-  return Number(text);
 }
 
 function nameRace(error: unknown, operation: BusinessOperation, name: string): unknown {

@@ -1,10 +1,11 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess } from '../http/envelope.js';
 import { envelopeSchema } from '../http/schemas.js';
 import type { RepositoryAdapter, VerificationResult } from '../repository-adapters/repository-adapter.js';
 import { UpstreamFailedError } from '../shared/errors.js';
 import { checkedBody } from '../http/validation-errors.js';
-import { VerificationBody } from './repository-view.schema.js';
+import { RepositoryKindParameter, VerificationBody } from './repository-view.schema.js';
 import type { RepositoryViewService } from './repository-view.service.js';
 
 const CHECKS = {
@@ -20,6 +21,8 @@ const CHECKS = {
   },
 } as const;
 
+const TypeParams = Type.Object({ type: RepositoryKindParameter });
+
 /**
  * Interface §4.7 at both path forms (`/repository-view/{type}/ping` and `…/verify/ping`), with real
  * checks (DECISIONS.md §6): a failure is 200 ERROR saying why.
@@ -28,13 +31,13 @@ export function verificationRoutes(views: RepositoryViewService) {
   return (app: FastifyInstance): void => {
     for (const [check, { run, success }] of Object.entries(CHECKS)) {
       for (const prefix of ['', '/verify']) {
-        app.post<{ Params: { type: string } }>(
+        app.post<{ Params: Static<typeof TypeParams> }>(
           `/repository-view/:type${prefix}/${check}`,
           {
             schema: {
               tags: ['repository view verification'],
               summary: `Verify a (possibly unsaved) view: ${check}`,
-              params: { type: 'object', properties: { type: { type: 'string', enum: ['FEDORA', 'LDP'] } } },
+              params: TypeParams,
               body: VerificationBody,
               response: { 200: envelopeSchema() },
             },

@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../http/schemas.js';
 import { Type } from '@sinclair/typebox';
-import { propertySchema, SchemaBody } from './schema.schema.js';
+import { idParams, messages } from '../shared/body-schema.js';
+import { LIMITS, propertySchema, SchemaBody } from './schema.schema.js';
 
 export { propertySchema };
 
@@ -15,22 +15,20 @@ export const schemaSchema = Type.Object({
   }),
 });
 
-export const schemaIdParamsSchema: JsonSchema = {
-  type: 'object',
-  properties: { id: { type: 'integer', minimum: 1 } },
-  required: ['id'],
-};
+export const SchemaIdParams = idParams('A schema id must be a positive integer');
 
-export const propertiesQuerySchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    namespace: {
-      type: 'string',
-      format: 'iri',
-      description:
-        'namespace URI; well-known vocabularies (dc, dcterms, rdfs, skos, foaf, bibo, pcdm, ebucore, premis) ' +
-        'are answered offline, any other namespace is read over HTTP(S)',
-    },
-  },
-  required: ['namespace'],
-};
+const NAMESPACE_REQUIRED = 'The query parameter namespace is required';
+/** Also the service's message for a namespace that is an IRI but not an http or https one. */
+export const NAMESPACE_MALFORMED = `The query parameter namespace must be one absolute http or https URI of at most ${LIMITS.namespace} characters`;
+
+export const PropertiesQuery = Type.Object({
+  namespace: Type.String({
+    minLength: 1,
+    maxLength: LIMITS.namespace,
+    format: 'iri',
+    description:
+      'namespace URI; well-known vocabularies (dc, dcterms, rdfs, skos, foaf, bibo, pcdm, ebucore, premis) ' +
+      'are answered offline, any other namespace is read over HTTP(S)',
+    ...messages({ required: NAMESPACE_REQUIRED, minlength: NAMESPACE_REQUIRED, type: NAMESPACE_MALFORMED }),
+  }),
+});

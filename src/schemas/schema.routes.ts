@@ -1,10 +1,11 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { emptySuccess, success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { checkedBody } from '../http/validation-errors.js';
 import { IdBody } from '../shared/body-schema.js';
 import { toSchemaJson } from './schema.js';
-import { propertiesQuerySchema, propertySchema, schemaIdParamsSchema, schemaSchema } from './schema.api.js';
+import { PropertiesQuery, propertySchema, SchemaIdParams, schemaSchema } from './schema.api.js';
 import { SchemaBody } from './schema.schema.js';
 import type { SchemaService } from './schema.service.js';
 
@@ -29,7 +30,7 @@ export function schemaRoutes(service: SchemaService) {
       },
       async () => success(LIST_KEY, (await service.list()).map(toSchemaJson)),
     );
-    app.get(
+    app.get<{ Querystring: Static<typeof PropertiesQuery> }>(
       '/schema/properties',
       {
         schema: {
@@ -38,21 +39,21 @@ export function schemaRoutes(service: SchemaService) {
           description:
             'SUCCESS `ArrayList<Property>` sorted by uri; ERROR (HTTP 200, payload `{}`) with a message ' +
             '`GET <namespace>: <reason>` when the namespace cannot be read or parsed; 400 without a valid namespace.',
-          querystring: propertiesQuerySchema,
+          querystring: PropertiesQuery,
           response: {
             200: envelopeSchema(payloadOf(PROPERTIES_KEY, { type: 'array', items: propertySchema })),
           },
         },
       },
-      async (request) => success(PROPERTIES_KEY, await service.listProperties(request.query)),
+      async (request) => success(PROPERTIES_KEY, await service.listProperties(request.query.namespace)),
     );
-    app.get<{ Params: { id: string } }>(
+    app.get<{ Params: Static<typeof SchemaIdParams> }>(
       '/schema/:id',
       {
         schema: {
           tags,
           summary: 'One schema (404 for an unknown id, 400 for one that is not a positive integer)',
-          params: schemaIdParamsSchema,
+          params: SchemaIdParams,
           response: { 200: one },
         },
       },

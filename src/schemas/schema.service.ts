@@ -6,7 +6,8 @@ import { businessInvalid as invalid, businessMessages as msg } from '../shared/b
 import { compareByText } from '../shared/compare.js';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
 import { ENTITY, isHttpIri, parseSchema, type Property, type Schema } from './schema.js';
-import { LIMITS, type SchemaBody } from './schema.schema.js';
+import { NAMESPACE_MALFORMED } from './schema.api.js';
+import type { SchemaBody } from './schema.schema.js';
 import type { SchemaStore } from './schema.store.js';
 
 /** The names of the repository views that use a schema; deleting a schema in use is refused. */
@@ -45,12 +46,8 @@ export class SchemaService {
     return this.sorted.to;
   }
 
-  /** `GET /schema/{id}`: the path text must be a positive integer (else 400); an unknown id is a 404. */
-  async get(idText: string): Promise<Schema> {
-    const id = /^\d{1,15}$/.test(idText) ? Number(idText) : Number.NaN;
-    if (!Number.isSafeInteger(id) || id < 1) {
-      throw new BadRequestError(`A schema id must be a positive integer, got "${idText.slice(0, 40)}"`);
-    }
+  /** `GET /schema/{id}`: an unknown id is a 404. */
+  async get(id: number): Promise<Schema> {
     const schema = await this.store.findById(id);
     if (schema === undefined) throw new NotFoundError(msg.doesNotExist(ENTITY, id));
     return schema;
@@ -132,18 +129,12 @@ export class SchemaService {
     }
   }
 
-  /** `GET /schema/properties?namespace=…`; a missing or malformed namespace is a 400. */
-  async listProperties(query: unknown): Promise<Property[]> {
-    const namespace =
-      typeof query === 'object' && query !== null ? (query as Record<string, unknown>).namespace : undefined;
-    if (namespace === undefined || namespace === '') {
-      throw new BadRequestError('The query parameter namespace is required');
-    }
-    if (typeof namespace !== 'string' || namespace.length > LIMITS.namespace || !isHttpIri(namespace)) {
-      throw new BadRequestError(
-        `The query parameter namespace must be one absolute http or https URI of at most ${LIMITS.namespace} characters`,
-      );
-    }
+  /**
+   * `GET /schema/properties?namespace=…`, the namespace an IRI of at most its limit (the route's schema);
+   * one that is not http or https is a 400, as it cannot be read.
+   */
+  async listProperties(namespace: string): Promise<Property[]> {
+    if (!isHttpIri(namespace)) throw new BadRequestError(NAMESPACE_MALFORMED);
     return this.propertySource.listProperties(namespace);
   }
 

@@ -1,4 +1,4 @@
-import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { FormatRegistry, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { MESSAGES, type PropertyMessages } from './body-schema.js';
@@ -66,6 +66,10 @@ export function deleteId(body: CheckedBody<WithId>, entity: string): number {
   return id.id;
 }
 
+// JSON Schema's `iri` format (an absolute IRI), which TypeBox does not know: without it, a schema naming
+// the format would refuse every value.
+if (!FormatRegistry.Has('iri')) FormatRegistry.Set('iri', (value) => URL.canParse(value));
+
 /** Compiled checks, one per schema object (schemas are module constants). */
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -125,6 +129,17 @@ export function checkedFromErrors<S extends TObject>(
     }
   }
   return checked;
+}
+
+/**
+ * One property's failure worded as its `x-messages` word it (a path or query parameter, http/parameters.ts):
+ * absent → `required`, else the failure's key; the validator's own text when the property has no messages.
+ */
+export function failureMessage(property: TSchema | undefined, value: unknown, failure: ValueError): string {
+  const text = messagesOf(property);
+  if (value === undefined) return text?.required ?? text?.type ?? failure.message;
+  const [key = 'type'] = keysOf(failure);
+  return messageFor(text, key, failure.message);
 }
 
 type Key = 'required' | 'minlength' | 'maxlength' | 'pattern' | 'type';

@@ -35,6 +35,16 @@ export const Id = Type.Integer({
   ...messages({ type: 'An id must be a positive integer' }),
 });
 
+/** An id in a path: a positive safe integer, `message` when it is anything else (http/parameters.ts). */
+export function PathId(message: string) {
+  return Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...messages({ type: message }) });
+}
+
+/** The parameters of a path ending in `/{id}`. */
+export function idParams(message: string) {
+  return Type.Object({ id: PathId(message) });
+}
+
 /** The `id` property of a create/update body: null or absent on create, required by the service on update. */
 export const OptionalId = Type.Optional(Nullable(Id));
 

@@ -680,7 +680,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The id of the last event received */
-                    lastEventId?: string;
+                    lastEventId?: number;
                     /** @description A one-time ticket (valid for 60 s) */
                     ticket?: string;
                 };
