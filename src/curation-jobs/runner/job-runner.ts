@@ -339,13 +339,15 @@ class Attempt {
       await this.end(job, ['RUNNING'], 'COMPLETED', fixityMessage(final), final);
       return null;
     }
+    // Counted from the stored items: a resumed run's warnings include the earlier attempt's.
+    const warnings = await store.warningCount(job.id);
     if (job.dryRun) {
-      await this.end(job, ['RUNNING'], 'PREVIEWED', previewMessage(final), final);
+      await this.end(job, ['RUNNING'], 'PREVIEWED', previewMessage(final, warnings), final);
       return null;
     }
     const moved = await this.move(job, ['RUNNING'], 'APPLYING', {
       phase: 'APPLY',
-      message: previewMessage(final),
+      message: previewMessage(final, warnings),
       progress: final,
     });
     return moved ? 'APPLY' : null;
@@ -409,11 +411,13 @@ class Attempt {
     if (outcome.ended === 'WRITTEN') {
       await store.markWritten(job.id, phase);
       const verb = phase === 'APPLY' ? 'written' : 'restored';
+      // The preview's warnings stay told: the values they name were kept, not written.
+      const warnings = phase === 'APPLY' ? await store.warningCount(job.id) : 0;
       await this.end(
         job,
         [active],
         done,
-        `${count(outcome.count)} ${plural(outcome.count, 'resource')} ${verb}`,
+        `${count(outcome.count)} ${plural(outcome.count, 'resource')} ${verb}${warningsNote(warnings)}`,
       );
       return;
     }
@@ -509,6 +513,7 @@ function itemOf(item: RunItem): NewJobItem {
     etag: item.etag,
     removed: changes ? encodeTriples(item.removed) : null,
     added: changes ? encodeTriples(item.added) : null,
+    warnings: item.warnings.length > 0 ? JSON.stringify(item.warnings) : null,
   };
 }
 
@@ -532,10 +537,18 @@ export function fixityMessage(progress: JobProgress): string {
   return `${count(progress.failed)} of ${count(progress.done)} ${plural(progress.done, 'binary').replace(/ys$/, 'ies')} failed`;
 }
 
-/** "12 of 50 resources change", and how many could not be mapped. */
-export function previewMessage(progress: JobProgress): string {
+/**
+ * "12 of 50 resources change", how many could not be mapped, and how many values were kept because an
+ * operator could not transform them ("; 3 warnings").
+ */
+export function previewMessage(progress: JobProgress, warnings = 0): string {
   const failed = progress.failed > 0 ? `; ${count(progress.failed)} failed` : '';
-  return `${count(progress.changed)} of ${count(progress.done)} ${plural(progress.done, 'resource')} change${failed}`;
+  return `${count(progress.changed)} of ${count(progress.done)} ${plural(progress.done, 'resource')} change${failed}${warningsNote(warnings)}`;
+}
+
+/** "; 3 warnings", or nothing when there are none. */
+function warningsNote(warnings: number): string {
+  return warnings > 0 ? `; ${count(warnings)} ${plural(warnings, 'warning')}` : '';
 }
 
 function messageOf(error: unknown): string {
