@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Alert,
   Button,
   Fieldset,
   Group,
@@ -18,7 +19,7 @@ import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '../api';
-import { newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
+import { bareFieldOperators, newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
 
 const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
 
@@ -58,6 +59,7 @@ export function NewJobForm({
     const operator = operators.find((candidate) => candidate.id === id);
     return operator === undefined ? `Operator ${id}` : operator.name;
   };
+  const matchNothing = bareFieldOperators(values.operators, operators);
   const move = (index: number, by: -1 | 1) =>
     form.reorderListItem('operators', { from: index, to: index + by });
 
@@ -200,6 +202,14 @@ export function NewJobForm({
                       );
                     })}
                   </List>
+                )}
+                {matchNothing.length > 0 && (
+                  <Alert color="yellow" title="These operators would match nothing" role="status">
+                    A job names fields by prefixed name, such as dcterms:title, and refuses an operator whose
+                    field has no prefix:{' '}
+                    {matchNothing.map((operator) => `${operator.name} (${operator.field})`).join(', ')}. Edit
+                    its field under Operators.
+                  </Alert>
                 )}
                 {typeof form.errors.operators === 'string' && (
                   <Text size="sm" c="red.8" role="alert">
