@@ -25,6 +25,8 @@ export interface NewJobItem {
   readonly removed?: string | null;
   readonly added?: string | null;
   readonly error?: string | null;
+  /** MAPPING: JSON text of the resource's warnings, null (or absent) when none. */
+  readonly warnings?: string | null;
   readonly fixityStatus?: string | null;
   readonly messageDigest?: string | null;
   readonly size?: string | null;
@@ -38,6 +40,7 @@ export interface StoredItem {
   readonly removed: string | null;
   readonly added: string | null;
   readonly error: string | null;
+  readonly warnings: string | null;
   readonly writeState: WriteState;
 }
 
@@ -79,6 +82,7 @@ export class CurationJobItemStore {
             removed: item.removed ?? null,
             added: item.added ?? null,
             error: item.error ?? null,
+            warnings: item.warnings ?? null,
             write_state: 'NONE',
             fixity_status: item.fixityStatus ?? null,
             message_digest: item.messageDigest ?? null,
@@ -110,18 +114,29 @@ export class CurationJobItemStore {
     return new Set(rows.map((row) => row.context_uri));
   }
 
-  /** The resources that change or failed (MAPPING), by position. */
+  /** The resources that change, failed or carry warnings (MAPPING), by position. */
   async changes(jobId: number, offset: number, limit: number): Promise<StoredItem[]> {
     const rows = await this.db
       .selectFrom('curation_job_items')
       .selectAll()
       .where('job_id', '=', jobId)
-      .where('outcome', 'in', ['CHANGED', 'FAILED'])
+      .where((eb) => eb.or([eb('outcome', 'in', ['CHANGED', 'FAILED']), eb('warnings', 'is not', null)]))
       .orderBy('position')
       .limit(limit)
       .offset(offset)
       .execute();
     return rows.map(toItem);
+  }
+
+  /** How many warnings the job's resources carry (MAPPING), for the job's message. */
+  async warningCount(jobId: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('curation_job_items')
+      .select('warnings')
+      .where('job_id', '=', jobId)
+      .where('warnings', 'is not', null)
+      .execute();
+    return rows.reduce((sum, row) => sum + (JSON.parse(row.warnings ?? '[]') as unknown[]).length, 0);
   }
 
   /** FIXITY rows, failures first, then by position. */
@@ -235,7 +250,7 @@ export class CurationJobItemStore {
   }
 }
 
-/** Rows per multi-row INSERT: 64 × 12 columns stays under SQLite's 999 parameters. */
+/** Rows per multi-row INSERT: 64 × 13 columns stays under SQLite's 999 parameters. */
 const ITEMS_PER_INSERT = 64;
 const URIS_PER_UPDATE = 500;
 
@@ -248,6 +263,7 @@ function toItem(row: CurationJobItemRow): StoredItem {
     removed: row.removed,
     added: row.added,
     error: row.error,
+    warnings: row.warnings,
     writeState: row.write_state as WriteState,
   };
 }

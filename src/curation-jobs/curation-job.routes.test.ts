@@ -18,11 +18,18 @@ interface Job {
   progress: { total: number; done: number; changed: number; failed: number };
   message: string | null;
 }
+interface Triple {
+  subject: string;
+  predicate: string;
+  object: string;
+}
 interface Change {
   contextUri: string;
-  removed: { subject: string; predicate: string; object: string }[];
-  added: { subject: string; predicate: string; object: string }[];
+  removed: Triple[];
+  added: Triple[];
   error: string | null;
+  warnings: string[];
+  removals: Triple[];
 }
 
 let t: TestApp;
@@ -204,7 +211,7 @@ describe('POST /curation-job validation', () => {
       ).DefaultOp as { id: number }
     ).id;
     expect((await messages(mappingJob({ operators: [bare] }))).operators?.pattern).toBe(
-      `Operator ${bare} (Bare field) has the field "title", which is neither abbreviation:localName of one of the view's schemas (dc, dcterms) nor an absolute IRI`,
+      `Operator ${bare} (Bare field) has the field "title", which is neither abbreviation:localName of one of the view's schemas (dc, dcterms) nor an absolute IRI; a job names fields by prefixed name, so it matches nothing in a job: use dc:title or dcterms:title`,
     );
     expect(await messages(mappingJob({ kind: 'FIXITY' }))).toEqual({
       operators: { type: 'A FIXITY job takes no operators' },
@@ -254,6 +261,8 @@ describe('curation jobs on the embedded repository', () => {
       ],
       added: [{ subject: records[0], predicate: TITLE, object: '"Catalogued"@en' }],
       error: null,
+      warnings: [],
+      removals: [],
     });
     const rest = ok(await sendJson(t.app, 'GET', `/curation-job/${job.id}/changes?offset=2`))[
       'ArrayList<ResourceChange>'
@@ -317,6 +326,114 @@ describe('curation jobs on the embedded repository', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it('keeps the dates DATE_NORMALIZATION_OP cannot read, lists them as warnings and marks pure removals', async () => {
+    const DATE = 'http://purl.org/dc/terms/date';
+    const datesOf = async (uri: string) =>
+      (
+        ok(await sendJson(t.app, 'GET', `${view.prefix}?${q(uri)}`)).RepositoryViewContext as {
+          metadata: Triple[];
+        }
+      ).metadata
+        .filter((m) => m.predicate === DATE)
+        .map((m) => m.object)
+        .sort();
+    const operator = (
+      ok(
+        await sendJson(t.app, 'POST', '/operators', {
+          type: 'DATE_NORMALIZATION_OP',
+          name: 'ISO dates',
+          field: 'dcterms:date',
+          value: 'yyyy-MM-dd',
+        }),
+      ).DateNormalizationOp as { id: number }
+    ).id;
+    const childrenOf = async (uri: string) =>
+      (
+        ok(await sendJson(t.app, 'GET', `${view.prefix}?${q(uri)}`)).RepositoryViewContext as {
+          children: { triple: { object: string } }[];
+        }
+      ).children.map((c) => c.triple.object);
+    const before = await childrenOf('');
+    ok(
+      await sendJson(t.app, 'POST', `${view.prefix}/children?${q('')}`, [
+        { predicate: TITLE, object: 'Dates' },
+      ]),
+    );
+    const parent = (await childrenOf('')).find((uri) => !before.includes(uri)) ?? '';
+    const child = async (dates: string[]): Promise<string> => {
+      const known = await childrenOf(parent);
+      ok(
+        await sendJson(
+          t.app,
+          'POST',
+          `${view.prefix}/children?${q(parent)}`,
+          dates.map((date) => ({ predicate: DATE, object: date })),
+        ),
+      );
+      return (await childrenOf(parent)).find((uri) => !known.includes(uri)) ?? '';
+    };
+    // Two unreadable dates kept, and one normalized onto a date already there (removed, nothing added).
+    const merged = await child(['ca. 1920', 'March 2020', '03/25/2020', '2020-03-25']);
+    const rewritten = await child(['1920']);
+    const unreadable = await child(['ca. 1920']);
+
+    const created = ok(
+      await sendJson(
+        t.app,
+        'POST',
+        '/curation-job',
+        mappingJob({ contextUri: parent, operators: [operator] }),
+      ),
+    ).CurationJob as Job;
+    expect(await until(created.id, ['PREVIEWED', 'FAILED'])).toMatchObject({
+      state: 'PREVIEWED',
+      message: '2 of 3 resources change; 3 warnings',
+    });
+    const changes = ok(await sendJson(t.app, 'GET', `/curation-job/${created.id}/changes`))[
+      'ArrayList<ResourceChange>'
+    ] as Change[];
+    const byUri = new Map(changes.map((change) => [change.contextUri, change]));
+    expect(byUri.size).toBe(3);
+    const kept = (value: string) =>
+      `DATE_NORMALIZATION_OP "ISO dates" could not transform dcterms:date value "${value}"; kept as it is`;
+    const lost = { subject: merged, predicate: DATE, object: '"03/25/2020"' };
+    expect(byUri.get(merged)).toEqual({
+      contextUri: merged,
+      removed: [lost],
+      added: [],
+      error: null,
+      warnings: expect.arrayContaining([kept('ca. 1920'), kept('March 2020')]) as string[],
+      removals: [lost],
+    });
+    expect(byUri.get(merged)?.warnings).toHaveLength(2);
+    expect(byUri.get(rewritten)).toEqual({
+      contextUri: rewritten,
+      removed: [{ subject: rewritten, predicate: DATE, object: '"1920"' }],
+      added: [{ subject: rewritten, predicate: DATE, object: '"1920-01-01"' }],
+      error: null,
+      warnings: [],
+      removals: [],
+    });
+    // Nothing changes there, but the curator is told what was kept.
+    expect(byUri.get(unreadable)).toEqual({
+      contextUri: unreadable,
+      removed: [],
+      added: [],
+      error: null,
+      warnings: [kept('ca. 1920')],
+      removals: [],
+    });
+
+    ok(await sendJson(t.app, 'POST', `/curation-job/${created.id}/apply`));
+    expect(await until(created.id, ['APPLIED', 'FAILED'])).toMatchObject({
+      state: 'APPLIED',
+      message: '2 resources written; 3 warnings',
+    });
+    expect(await datesOf(merged)).toEqual(['"2020-03-25"', '"March 2020"', '"ca. 1920"']);
+    expect(await datesOf(rewritten)).toEqual(['"1920-01-01"']);
+    expect(await datesOf(unreadable)).toEqual(['"ca. 1920"']);
   });
 
   it('of two applies at once exactly one wins; the refusals name the state', async () => {

@@ -114,6 +114,18 @@ export const resourceChangeSchema = {
     removed: { type: 'array', items: tripleSchema },
     added: { type: 'array', items: tripleSchema },
     error: { type: ['string', 'null'] },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'each value an operator could not transform (a date DATE_NORMALIZATION_OP cannot read), which the job keeps as it is',
+    },
+    removals: {
+      type: 'array',
+      items: tripleSchema,
+      description:
+        'pure removals: the triples of removed that nothing in added replaces (within a predicate, the removed values beyond the number it adds)',
+    },
   },
 };
 

@@ -13,7 +13,10 @@ import type { CurationJobBody } from './curation-job.schema.js';
 import { toCurationJob, type CurationJobStore, type JobRecord } from './curation-job.store.js';
 import { refusal, type JobMove, type JobRequest } from './job-states.js';
 import type { JobQueue } from './runner/job-queue.js';
-import { wireTriples } from './stored-triples.js';
+import { decodeTriples } from './stored-triples.js';
+import type { StoredItem } from './curation-job-items.store.js';
+import { toWireTriple } from '../repository-view-context/triple-format.js';
+import { pureRemovals } from './work/metadata-document.js';
 import type { JobTarget } from './work/job-work.js';
 import { FieldNaming } from './work/field-naming.js';
 
@@ -115,12 +118,7 @@ export class CurationJobService {
     { offset, limit }: { readonly offset: number; readonly limit: number },
   ): Promise<ResourceChange[]> {
     const job = await this.find(id, caller);
-    return (await this.deps.store.items.changes(job.id, offset, limit)).map((item) => ({
-      contextUri: item.contextUri,
-      removed: wireTriples(item.removed),
-      added: wireTriples(item.added),
-      error: item.error,
-    }));
+    return (await this.deps.store.items.changes(job.id, offset, limit)).map(toResourceChange);
   }
 
   /** FIXITY results, failures first (a MAPPING job has none). */
@@ -238,7 +236,7 @@ export class CurationJobService {
         unnamed
           .map(
             (operator) =>
-              `Operator ${operator.id} (${operator.name}) has the field "${operator.field}", which is neither abbreviation:localName of one of the view's schemas (${abbreviations}) nor an absolute IRI`,
+              `Operator ${operator.id} (${operator.name}) has the field "${operator.field}", which is neither abbreviation:localName of one of the view's schemas (${abbreviations}) nor an absolute IRI${suggestion(operator.field, naming)}`,
           )
           .join('; '),
       );
@@ -281,5 +279,30 @@ export function operatorsInOrder(
     if (gone !== undefined)
       throw new Error(`${msg.doesNotExist('Operator', gone)} (deleted after the job was created)`);
     return operators;
+  };
+}
+
+/**
+ * For a bare field name (`title`, as `POST /operators/apply` documents use): the prefixed names a job would
+ * match, since such an operator matches nothing in a job.
+ */
+function suggestion(field: string, naming: FieldNaming): string {
+  if (!/^[^\s:/#?]+$/u.test(field)) return '';
+  const names = naming.prefixedNamesFor(field);
+  if (names.length === 0) return '';
+  return `; a job names fields by prefixed name, so it matches nothing in a job: use ${names.join(' or ')}`;
+}
+
+/** A stored item as the interface's ResourceChange (documented keys first, then the added ones). */
+function toResourceChange(item: StoredItem): ResourceChange {
+  const removed = decodeTriples(item.removed);
+  const added = decodeTriples(item.added);
+  return {
+    contextUri: item.contextUri,
+    removed: removed.map(toWireTriple),
+    added: added.map(toWireTriple),
+    error: item.error,
+    warnings: item.warnings === null ? [] : (JSON.parse(item.warnings) as string[]),
+    removals: pureRemovals(removed, added).map(toWireTriple),
   };
 }

@@ -191,6 +191,12 @@ describe('CurationJobStore', () => {
     });
     await store.items.insertItem(job.id, 2, { contextUri: uri(2), outcome: 'UNCHANGED' });
     await store.items.insertItem(job.id, 3, { contextUri: uri(3), outcome: 'FAILED', error: 'not an IRI' });
+    // Unchanged, but a value was kept that an operator could not transform: listed for its warnings.
+    await store.items.insertItem(job.id, 5, {
+      contextUri: uri(5),
+      outcome: 'UNCHANGED',
+      warnings: JSON.stringify(['kept "ca. 1920"', 'kept "March 2020"']),
+    });
     await store.items.insertItem(job.id, 4, {
       contextUri: uri(4),
       outcome: 'CHANGED',
@@ -200,15 +206,18 @@ describe('CurationJobStore', () => {
     });
     // Met again by a resumed run: the first record stays.
     await store.items.insertItem(job.id, 9, { contextUri: uri(1), outcome: 'UNCHANGED' });
-    expect(await store.items.lastPosition(job.id)).toBe(4);
-    expect(await store.items.recordedUris(job.id)).toEqual(new Set([1, 2, 3, 4].map(uri)));
-    expect((await store.items.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([
-      uri(1),
-      uri(3),
-      uri(4),
+    expect(await store.items.lastPosition(job.id)).toBe(5);
+    expect(await store.items.recordedUris(job.id)).toEqual(new Set([1, 2, 3, 4, 5].map(uri)));
+    const listed = await store.items.changes(job.id, 0, 10);
+    expect(listed.map((item) => [item.contextUri, item.warnings])).toEqual([
+      [uri(1), null],
+      [uri(3), null],
+      [uri(4), null],
+      [uri(5), '["kept \\"ca. 1920\\"","kept \\"March 2020\\""]'],
     ]);
     expect((await store.items.changes(job.id, 1, 1)).map((item) => item.contextUri)).toEqual([uri(3)]);
-    expect(await store.items.countersFromItems(job.id)).toEqual({ done: 4, changed: 2, failed: 1 });
+    expect(await store.items.countersFromItems(job.id)).toEqual({ done: 5, changed: 2, failed: 1 });
+    expect(await store.items.warningCount(job.id)).toBe(2);
 
     expect((await store.items.itemsToWrite(job.id, 'APPLY')).map((item) => item.contextUri)).toEqual([
       uri(1),

@@ -43,6 +43,8 @@ export interface CurationJobItemTable {
   removed: string | null;
   added: string | null;
   error: string | null;
+  /** MAPPING: JSON text of the resource's warnings (values kept as they were), null when none. */
+  warnings: string | null;
   /** NONE, APPLIED or UNDONE (MAPPING). */
   write_state: string;
   fixity_status: string | null;

@@ -43,13 +43,18 @@ export interface CurationJob {
 
 /**
  * One resource's change (MAPPING): the triples the operators remove and add. `error` names why the resource
- * could not be mapped or written; its triples are then empty.
+ * could not be mapped or written; its triples are then empty. `warnings` names each value an operator could
+ * not transform, which the job kept as it is. `removals` are the triples of `removed` that nothing in
+ * `added` replaces (pure removals: within a predicate, the removed values beyond the number it adds; see
+ * `pureRemovals`).
  */
 export interface ResourceChange {
   readonly contextUri: string;
   readonly removed: readonly WireTriple[];
   readonly added: readonly WireTriple[];
   readonly error: string | null;
+  readonly warnings: readonly string[];
+  readonly removals: readonly WireTriple[];
 }
 
 /** One binary's fixity (FIXITY report row). */

@@ -1,6 +1,5 @@
 import type { Quad } from '@rdfjs/types';
 import { blankNode, literal, namedNode, quad } from '../linked-data/rdf/terms.js';
-import { toWireTriple, type WireTriple } from '../repository-view-context/triple-format.js';
 
 /**
  * How a job item keeps its removed and added triples (JSON text in `curation_job_items`): every term with
@@ -25,11 +24,6 @@ export function decodeTriples(text: string | null): Quad[] {
   return (JSON.parse(text) as StoredTriple[]).map(([subject, predicate, object]) =>
     quad(namedNode(subject), namedNode(predicate), objectOf(object)),
   );
-}
-
-/** The interface's Triple form (DECISIONS.md §7) of stored triples. */
-export function wireTriples(text: string | null): WireTriple[] {
-  return decodeTriples(text).map(toWireTriple);
 }
 
 function termOf(term: Quad['object']): StoredTerm {

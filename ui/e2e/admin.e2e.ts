@@ -144,6 +144,12 @@ describe('admin screens', () => {
     await dialog.getByLabel('Type').selectOption('REGEX_REPLACE_OP');
     await dialog.getByLabel('Name', { exact: true }).fill(regex);
     await dialog.getByLabel('Field', { exact: true }).fill('title');
+    // A bare name works in Try it but matches nothing in a curation job: the form says so, and not for a prefixed one.
+    const bare = dialog.getByRole('status').getByText('Matches nothing in a curation job');
+    await bare.waitFor();
+    await dialog.getByLabel('Field', { exact: true }).fill('dcterms:title');
+    await bare.waitFor({ state: 'detached' });
+    await dialog.getByLabel('Field', { exact: true }).fill('title');
     await dialog.getByLabel('Regular expression').fill('^\\w+');
     await dialog.getByLabel('Replacement').fill('Set');
     await expectAccessible(page, 'the add operator dialog for a regex replacement');

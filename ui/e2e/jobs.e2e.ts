@@ -223,6 +223,83 @@ describe('curation jobs', () => {
     expect(dialogProblems).toEqual([]);
   });
 
+  it('marks a pure removal and lists the dates a job kept; the job form names a bare-field operator', async () => {
+    const DATE = 'http://purl.org/dc/terms/date';
+    const dated = await createContainer('', unique('Dates'));
+    for (const date of ['ca. 1920', '03/25/2020', '2020-03-25'])
+      ok(
+        await apiCall(
+          'POST',
+          `${prefix}/metadata?contextUri=${encodeURIComponent(dated)}`,
+          { subject: dated, predicate: DATE, object: date },
+          token,
+        ),
+      );
+    const dates = (
+      ok(
+        await apiCall(
+          'POST',
+          '/operators',
+          {
+            type: 'DATE_NORMALIZATION_OP',
+            name: unique('ISO dates'),
+            field: 'dcterms:date',
+            value: 'yyyy-MM-dd',
+          },
+          token,
+        ),
+      ).DateNormalizationOp as { id: number }
+    ).id;
+    const bareName = unique('Bare title');
+    ok(
+      await apiCall(
+        'POST',
+        '/operators',
+        { type: 'DEFAULT_OP', name: bareName, field: 'title', value: 'Untitled' },
+        token,
+      ),
+    );
+    const job = ok(
+      await apiCall(
+        'POST',
+        '/curation-job',
+        {
+          repositoryViewId: viewId,
+          contextUri: dated,
+          scope: 'RESOURCE',
+          kind: 'MAPPING',
+          operators: [dates],
+        },
+        token,
+      ),
+    ).CurationJob as { id: number };
+
+    const { context, page } = await newPage(browser(), DESKTOP);
+    await signIn(page);
+    await page.goto(`/ui/jobs/${job.id}`);
+    await waitForState(page, 'PREVIEWED');
+    await page.getByText('1 of 1 resource change; 1 warning').waitFor();
+    const changes = page.getByRole('region', { name: 'Changes' });
+    // "03/25/2020" becomes the date already there: removed, and nothing replaces it.
+    await changes.getByText(/Removed without replacement: .*"03\/25\/2020"/).waitFor();
+    await changes
+      .getByRole('note')
+      .getByText(/could not transform dcterms:date value "ca\. 1920"; kept as it is/)
+      .waitFor();
+    await expectAccessible(page, 'the job detail with a pure removal and a warning');
+    await screenshot(page, 'jobs-warnings');
+
+    await page.goto(`/ui/jobs/new?viewId=${viewId}&uri=${encodeURIComponent(JSON.stringify(dated))}`);
+    await page.getByRole('heading', { level: 1, name: 'New curation job' }).waitFor();
+    await page.getByRole('combobox', { name: 'Operator to add' }).click();
+    await page.getByRole('option', { name: `${bareName} (title)` }).click();
+    await page.getByRole('button', { name: 'Add operator' }).click();
+    await page.getByRole('status').getByText('These operators would match nothing').waitFor();
+    await page.getByText(`${bareName} (title)`, { exact: false }).first().waitFor();
+    await expectAccessible(page, 'the new-job form naming a bare-field operator');
+    await context.close();
+  });
+
   it('runs a FIXITY job over a binary, shows its report and downloads it as CSV (at 390×844)', async () => {
     const folder = await createContainer('', unique('Binaries'));
     const form = new FormData();

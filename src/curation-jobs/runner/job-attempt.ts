@@ -10,7 +10,7 @@ import type { runScope } from '../work/run-scope.js';
 import type { writeChanges } from '../work/write-changes.js';
 import { ItemBatcher } from './item-batcher.js';
 import type { JobHeartbeat } from './job-heartbeat.js';
-import { count, fixityMessage, plural, previewMessage } from './job-messages.js';
+import { count, fixityMessage, plural, previewMessage, warningsNote } from './job-messages.js';
 import { countOf, itemOf } from './run-item.js';
 
 /** The work itself (work/); tests hand in fakes. */
@@ -195,11 +195,16 @@ export class JobAttempt {
       await this.end('complete', fixityMessage(final), final);
       return null;
     }
+    // Counted from the stored items: a resumed run's warnings include the earlier attempt's.
+    const warnings = await this.deps.store.items.warningCount(job.id);
     if (job.dryRun) {
-      await this.end('preview', previewMessage(final), final);
+      await this.end('preview', previewMessage(final, warnings), final);
       return null;
     }
-    const moved = await this.move('writeThrough', { message: previewMessage(final), progress: final });
+    const moved = await this.move('writeThrough', {
+      message: previewMessage(final, warnings),
+      progress: final,
+    });
     return moved ? 'APPLY' : null;
   }
 
@@ -261,7 +266,12 @@ export class JobAttempt {
     }
     if (outcome.ended === 'WRITTEN') {
       await items.markWritten(job.id, phase);
-      await this.end(ends.done, `${count(outcome.count)} ${plural(outcome.count, 'resource')} ${ends.verb}`);
+      // The preview's warnings stay told: the values they name were kept, not written.
+      const warnings = phase === 'APPLY' ? await items.warningCount(job.id) : 0;
+      await this.end(
+        ends.done,
+        `${count(outcome.count)} ${plural(outcome.count, 'resource')} ${ends.verb}${warningsNote(warnings)}`,
+      );
       return;
     }
     if (outcome.ended === 'CONFLICT' && outcome.written.length > 0) {

@@ -14,8 +14,16 @@ export function fixityMessage(progress: JobProgress): string {
   return `${count(progress.failed)} of ${count(progress.done)} ${plural(progress.done, 'binary').replace(/ys$/, 'ies')} failed`;
 }
 
-/** "12 of 50 resources change", and how many could not be mapped. */
-export function previewMessage(progress: JobProgress): string {
+/**
+ * "12 of 50 resources change", how many could not be mapped, and how many values were kept because an
+ * operator could not transform them ("; 3 warnings").
+ */
+export function previewMessage(progress: JobProgress, warnings = 0): string {
   const failed = progress.failed > 0 ? `; ${count(progress.failed)} failed` : '';
-  return `${count(progress.changed)} of ${count(progress.done)} ${plural(progress.done, 'resource')} change${failed}`;
+  return `${count(progress.changed)} of ${count(progress.done)} ${plural(progress.done, 'resource')} change${failed}${warningsNote(warnings)}`;
+}
+
+/** "; 3 warnings", or nothing when there are none. */
+export function warningsNote(warnings: number): string {
+  return warnings > 0 ? `; ${count(warnings)} ${plural(warnings, 'warning')}` : '';
 }

@@ -103,10 +103,17 @@ function runner(
   );
 }
 
-/** A walk over resources 1…n; resource k changes when `changes(k)`; `pause` runs before each resource. */
+/**
+ * A walk over resources 1…n; resource k changes when `changes(k)` and carries `warnings(k)`; `pause` runs
+ * before each resource.
+ */
 function fakeRun(
   n: number,
-  options: { changes?: (k: number) => boolean; pause?: (k: number, sink: RunSink) => Promise<void> } = {},
+  options: {
+    changes?: (k: number) => boolean;
+    warnings?: (k: number) => string[];
+    pause?: (k: number, sink: RunSink) => Promise<void>;
+  } = {},
 ) {
   const processed: string[] = [];
   const runScope: JobWork['runScope'] = async (_request, _target, sink) => {
@@ -125,6 +132,7 @@ function fakeRun(
         removed: changes ? [title(k, 'old')] : [],
         added: changes ? [title(k, 'new')] : [],
         error: null,
+        warnings: options.warnings?.(k) ?? [],
       });
     }
     return { ended: 'COMPLETE' };
@@ -184,6 +192,35 @@ describe('JobRunner', () => {
       channel: `curation-job/${job.id}`,
       id: String(job.id),
       audience: { kind: 'view', viewId },
+    });
+  });
+
+  it("counts the resources' warnings in the message of the preview and of the apply", async () => {
+    const job = await newJob();
+    const kept = (k: number, value: string) =>
+      `DATE_NORMALIZATION_OP "d" could not transform r${k} "${value}"`;
+    const { runScope } = fakeRun(3, {
+      changes: (k) => k === 1,
+      warnings: (k) =>
+        k === 1 ? [kept(1, 'ca. 1920')] : k === 2 ? [kept(2, 'March 2020'), kept(2, '?')] : [],
+    });
+    const { writeChanges } = fakeWrite();
+    const run = runner({ runScope, writeChanges });
+    await run.handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'PREVIEWED',
+      message: '1 of 3 resources change; 3 warnings',
+    });
+    // Resource 2 changes nothing but is listed for its warnings.
+    expect((await store.items.changes(job.id, 0, 10)).map((item) => item.contextUri)).toEqual([
+      uri(1),
+      uri(2),
+    ]);
+    await store.moveState(job.id, 'apply');
+    await run.handle(job.id);
+    expect(await store.get(job.id)).toMatchObject({
+      state: 'APPLIED',
+      message: '1 resource written; 3 warnings',
     });
   });
 

@@ -22,6 +22,7 @@ export function itemOf(item: RunItem): NewJobItem {
     etag: item.etag,
     removed: changes ? encodeTriples(item.removed) : null,
     added: changes ? encodeTriples(item.added) : null,
+    warnings: item.warnings.length > 0 ? JSON.stringify(item.warnings) : null,
   };
 }
 

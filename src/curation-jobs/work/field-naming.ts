@@ -38,6 +38,18 @@ export class FieldNaming {
     return predicate;
   }
 
+  /**
+   * The prefixed names a bare field name (`title`) may have been meant as: `abbreviation:title` for each
+   * schema offering such a property, else for every schema (in the view's order).
+   */
+  prefixedNamesFor(bare: string): string[] {
+    const offering = this.schemas.filter((schema) =>
+      schema.properties.some((property) => property.uri === schema.namespace + bare),
+    );
+    const candidates = offering.length > 0 ? offering : this.schemas;
+    return [...new Set(candidates.map((schema) => `${schema.abbreviation}:${bare}`))];
+  }
+
   /** The predicate a field names, or undefined when it names none (neither `abbreviation:name` nor an IRI). */
   predicateOf(field: string): string | undefined {
     const colon = field.indexOf(':');

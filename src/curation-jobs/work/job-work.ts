@@ -41,6 +41,11 @@ export type RunItem =
       readonly added: readonly Quad[];
       /** Why this resource could not be mapped (its triples are then empty). */
       readonly error: string | null;
+      /**
+       * The values an operator could not transform, each kept as it was (a job never drops them), one
+       * sentence each; empty when none.
+       */
+      readonly warnings: readonly string[];
     }
   | {
       readonly kind: 'FIXITY';

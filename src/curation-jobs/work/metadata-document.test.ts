@@ -5,7 +5,7 @@ import { NS, XSD } from '../../linked-data/rdf/vocab.js';
 import { toWireTriple } from '../../repository-view-context/triple-format.js';
 import type { Schema } from '../../schemas/schema.js';
 import { FieldNaming } from './field-naming.js';
-import { changesBetween, readMetadata, UnmappableValueError } from './metadata-document.js';
+import { changesBetween, pureRemovals, readMetadata, UnmappableValueError } from './metadata-document.js';
 
 const DATE = `${NS.xsd}date`;
 const S = 'http://repo.example/rest/letters/1';
@@ -152,5 +152,29 @@ describe('changesBetween', () => {
     // B@en is replaced by C@en (its form); the second A would repeat a kept triple; C once.
     expect(wire(change.removed)).toEqual(wire([quads[1]!]));
     expect(wire(change.added)).toEqual([{ subject: S, predicate: title, object: '"C"@en' }]);
+  });
+});
+
+describe('pureRemovals', () => {
+  const date = `${NS.dcterms}date`;
+  const title = `${NS.dc}title`;
+
+  it('names the removed values nothing replaces: a field emptied, and values merged into fewer', () => {
+    const quads = [
+      t(date, literal('2020-03-25')),
+      t(date, literal('03/25/2020')),
+      t(title, literal('Letters')),
+      t(`${NS.dc}subject`, literal('post')),
+    ];
+    const before = readMetadata(S, quads, naming);
+    // Two dates normalized to one; the title rewritten; the subject dropped.
+    const change = changesBetween(before, { 'dcterms:date': ['2020-03-25'], 'dc:title': ['Briefe'] }, naming);
+    expect(wire(pureRemovals(change.removed, change.added))).toEqual(wire([quads[1]!, quads[3]!]));
+  });
+
+  it('names none when every removed value has its replacement', () => {
+    const before = readMetadata(S, [t(title, literal('Letters')), t(date, literal('1920'))], naming);
+    const change = changesBetween(before, { 'dc:title': ['Briefe'], 'dcterms:date': ['1920-01-01'] }, naming);
+    expect(pureRemovals(change.removed, change.added)).toEqual([]);
   });
 });

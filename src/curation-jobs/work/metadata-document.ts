@@ -157,3 +157,20 @@ export function termKey(term: Term): string {
   const datatype = term.language === '' ? term.datatype.value : RDF_LANG_STRING;
   return `Literal ${term.language.toLowerCase()} ${datatype} ${term.value}`;
 }
+
+/**
+ * The pure removals of a change: removed triples that no added triple replaces. Within one predicate the
+ * k-th added value replaces the k-th removed one (the pairing `changesBetween` makes to give a new value its
+ * original's form), so the removed values of a predicate beyond the number it adds are lost outright — a
+ * curator must see those apart from values rewritten (two dates normalized to one date, a value mapped onto
+ * another already there). `removed` and `added` in the order `changesBetween` answered them.
+ */
+export function pureRemovals(removed: readonly Quad[], added: readonly Quad[]): Quad[] {
+  const replacements = new Map<string, number>();
+  for (const q of added) replacements.set(q.predicate.value, (replacements.get(q.predicate.value) ?? 0) + 1);
+  return removed.filter((q) => {
+    const left = replacements.get(q.predicate.value) ?? 0;
+    replacements.set(q.predicate.value, left - 1);
+    return left <= 0;
+  });
+}

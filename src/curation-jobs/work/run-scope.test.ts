@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { namedNode } from '../../linked-data/rdf/terms.js';
+import { literal, namedNode } from '../../linked-data/rdf/terms.js';
 import { NS } from '../../linked-data/rdf/vocab.js';
 import type { Operator } from '../../operators/operator.js';
 import { createAdapter } from '../../repository-adapters/create-adapter.js';
@@ -114,6 +114,39 @@ describe('runScope on the embedded repository (FEDORA)', () => {
       /^Operator draft to final failed on dc:title: Invalid regex/,
     );
     await adapter.delete(linked);
+  });
+
+  it('MAPPING keeps a date DATE_NORMALIZATION_OP cannot read as it is, and names it in a warning', async () => {
+    const date = `${NS.dc}date`;
+    const dated = await adapter.createChild(target.rootUri, [
+      { predicate: date, object: literal('ca. 1920') },
+      { predicate: date, object: literal('03/25/2020') },
+      { predicate: date, object: literal('March 2020') },
+    ]);
+    const dates: Operator = {
+      id: 3,
+      type: 'DATE_NORMALIZATION_OP',
+      name: 'ISO dates',
+      field: 'dc:date',
+      value: 'yyyy-MM-dd',
+    };
+    const { sink, items } = memorySink();
+    await runScope(request({ contextUri: dated, scope: 'RESOURCE', operators: [dates] }), target, sink);
+    expect(items.map(mapping)).toMatchObject([
+      {
+        contextUri: dated,
+        error: null,
+        // Only the date it could read is rewritten: nothing else is removed.
+        removed: [{ subject: dated, predicate: date, object: '"03/25/2020"' }],
+        added: [{ subject: dated, predicate: date, object: '"2020-03-25"' }],
+      },
+    ]);
+    // (In the order the repository serves the values.)
+    expect(mapping(items[0]!).warnings.toSorted()).toEqual([
+      'DATE_NORMALIZATION_OP "ISO dates" could not transform dc:date value "March 2020"; kept as it is',
+      'DATE_NORMALIZATION_OP "ISO dates" could not transform dc:date value "ca. 1920"; kept as it is',
+    ]);
+    await adapter.delete(dated);
   });
 
   it('resumes: resources already done are not processed again, their children still are', async () => {

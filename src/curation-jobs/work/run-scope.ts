@@ -1,4 +1,4 @@
-import { applyOperators } from '../../operators/engine/apply-operators.js';
+import { applyOperators, type ApplyContext } from '../../operators/engine/apply-operators.js';
 import type { Operator } from '../../operators/operator.js';
 import type { FixityResult, ResourceDescription } from '../../repository-adapters/repository-adapter.js';
 import { CapabilityUnsupportedError } from '../../shared/errors.js';
@@ -86,7 +86,13 @@ interface Processing<T> {
 function mappingOf(operators: readonly Operator[], target: JobTarget): Processing<undefined> {
   const naming = new FieldNaming(target.schemas);
   // As POST /operators/apply with the view named: APPLICATION_TYPE_OP writes the view's type in lower case.
-  const context = { timeZone: 'UTC', applicationType: target.adapter.kind.toLowerCase() };
+  // But a value an operator cannot transform stays as it is (with a warning): dropping it, as SAGE does
+  // with a posted document, would delete the repository's data.
+  const context: ApplyContext = {
+    timeZone: 'UTC',
+    applicationType: target.adapter.kind.toLowerCase(),
+    untransformable: 'KEEP',
+  };
   return {
     counts: 'RESOURCES',
     itemOf(entry) {
@@ -97,6 +103,7 @@ function mappingOf(operators: readonly Operator[], target: JobTarget): Processin
         removed: [],
         added: [],
         error,
+        warnings: [],
       });
       if ('error' in entry) return failed(null, `${entry.uri} could not be read: ${entry.error}`);
       const etag = entry.description.etag ?? null;
@@ -107,7 +114,8 @@ function mappingOf(operators: readonly Operator[], target: JobTarget): Processin
         return failed(etag, `Operator ${broken.operator} failed on ${broken.field}: ${broken.error}`);
       try {
         const { removed, added } = changesBetween(before, result.document, naming);
-        return { kind: 'MAPPING', contextUri: entry.uri, etag, removed, added, error: null };
+        const { warnings } = result;
+        return { kind: 'MAPPING', contextUri: entry.uri, etag, removed, added, error: null, warnings };
       } catch (error) {
         return failed(etag, error instanceof Error ? error.message : String(error));
       }

@@ -12,6 +12,7 @@ import { repositoryChangeNotificationsMigration } from './009-repository-change-
 import { curationJobsMigration } from './010-curation-jobs.js';
 import { eventTicketsMigration } from './011-event-tickets.js';
 import { txStagedOrderMigration } from './012-tx-staged-order.js';
+import { curationJobItemWarningsMigration } from './013-curation-job-item-warnings.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -28,6 +29,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '010-curation-jobs': curationJobsMigration(dialect),
     '011-event-tickets': eventTicketsMigration(),
     '012-tx-staged-order': txStagedOrderMigration(),
+    '013-curation-job-item-warnings': curationJobItemWarningsMigration(),
   };
 }
 

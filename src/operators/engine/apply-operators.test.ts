@@ -104,4 +104,46 @@ describe('applyOperators', () => {
     ]);
     expect(Object.getPrototypeOf(result.document)).toBe(Object.prototype);
   });
+
+  describe('a value an operator cannot transform', () => {
+    const dates: Operator = {
+      id: 7,
+      type: 'DATE_NORMALIZATION_OP',
+      name: 'Dates',
+      field: 'dcterms:date',
+      value: 'yyyy-MM-dd',
+    };
+    const input = { 'dcterms:date': ['ca. 1920', '03/25/2020', 'March 2020'] };
+
+    it('is dropped by default (SAGE, POST /operators/apply), with a warning saying so', () => {
+      const result = applyOperators(input, [dates], utc);
+      expect(result.document).toEqual({ 'dcterms:date': ['2020-03-25'] });
+      expect(result.warnings).toEqual([
+        'DATE_NORMALIZATION_OP "Dates" could not transform dcterms:date value "ca. 1920"; dropped',
+        'DATE_NORMALIZATION_OP "Dates" could not transform dcterms:date value "March 2020"; dropped',
+      ]);
+    });
+
+    it('stays as it is, in its place, under KEEP (a curation job), with a warning saying so', () => {
+      const result = applyOperators(input, [dates, dflt], { ...utc, untransformable: 'KEEP' });
+      expect(result.document).toEqual({
+        'dcterms:date': ['ca. 1920', '2020-03-25', 'March 2020'],
+        lang: ['en'],
+      });
+      expect(result.trace[0]).toEqual({
+        operator: 'Dates',
+        field: 'dcterms:date',
+        before: ['ca. 1920', '03/25/2020', 'March 2020'],
+        after: ['ca. 1920', '2020-03-25', 'March 2020'],
+      });
+      expect(result.warnings).toEqual([
+        'DATE_NORMALIZATION_OP "Dates" could not transform dcterms:date value "ca. 1920"; kept as it is',
+        'DATE_NORMALIZATION_OP "Dates" could not transform dcterms:date value "March 2020"; kept as it is',
+      ]);
+    });
+
+    it('gives no warning when every value transforms', () => {
+      expect(applyOperators({ 'dcterms:date': ['2020'] }, [dates], utc).warnings).toEqual([]);
+    });
+  });
 });

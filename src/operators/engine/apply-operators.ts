@@ -1,5 +1,5 @@
 import type { Operator } from '../operator.js';
-import type { ApplyContext } from './apply-context.js';
+import type { ApplyContext, Untransformable } from './apply-context.js';
 import { applyApplicationType } from './application-type.op.js';
 import { applyBase64Encode } from './base64-encode.op.js';
 import { applyConstant } from './constant.op.js';
@@ -33,10 +33,20 @@ export interface TraceEntry {
 export interface ApplyResult {
   document: MappingDocument;
   trace: TraceEntry[];
+  /**
+   * One sentence per value an operator could not transform, saying what became of it (the context's
+   * `untransformable` policy), in the order met. Not part of `POST /operators/apply`'s answer (SAGE's shape).
+   */
+  warnings: string[];
 }
 
 /** Runs one operator; each semantics lives in its own `*.op.ts` file and answers its field's new values. */
-function applyOne(document: MappingDocument, operator: Operator, context: ApplyContext): FieldValues {
+function applyOne(
+  document: MappingDocument,
+  operator: Operator,
+  context: ApplyContext,
+  untransformable: Untransformable,
+): FieldValues {
   switch (operator.type) {
     case 'CONSTANT_OP':
       return applyConstant(document, operator);
@@ -45,7 +55,7 @@ function applyOne(document: MappingDocument, operator: Operator, context: ApplyC
     case 'TEMPLATE_OP':
       return applyTemplate(document, operator);
     case 'DATE_NORMALIZATION_OP':
-      return applyDateNormalization(document, operator, context);
+      return applyDateNormalization(document, operator, context, untransformable);
     case 'REGEX_REPLACE_OP':
       return applyRegexReplace(document, operator);
     case 'MAPPING_OP':
@@ -63,6 +73,20 @@ function applyOne(document: MappingDocument, operator: Operator, context: ApplyC
 function snapshot(document: MappingDocument, field: string): string[] | null {
   const values = getValues(document, field);
   return values === undefined ? null : [...values];
+}
+
+/**
+ * The hook an operator calls for a value it cannot transform: records the warning and answers what the
+ * policy makes of the value (kept as it is, or dropped).
+ */
+function untransformableHook(operator: Operator, context: ApplyContext, warnings: string[]): Untransformable {
+  const keep = context.untransformable === 'KEEP';
+  return (value) => {
+    warnings.push(
+      `${operator.type} ${JSON.stringify(operator.name)} could not transform ${operator.field} value ${JSON.stringify(value)}; ${keep ? 'kept as it is' : 'dropped'}`,
+    );
+    return keep ? value : undefined;
+  };
 }
 
 function messageOf(error: unknown): string {
@@ -85,12 +109,13 @@ export function applyOperators(
   context: ApplyContext,
 ): ApplyResult {
   const trace: TraceEntry[] = [];
+  const warnings: string[] = [];
   const current = cloneDocument(document);
   for (const operator of operators) {
     const before = snapshot(current, operator.field);
     let values: FieldValues;
     try {
-      values = applyOne(current, operator, context);
+      values = applyOne(current, operator, context, untransformableHook(operator, context, warnings));
     } catch (error) {
       const after = before === null ? null : [...before];
       trace.push({ operator: operator.name, field: operator.field, before, after, error: messageOf(error) });
@@ -104,5 +129,5 @@ export function applyOperators(
       after: snapshot(current, operator.field),
     });
   }
-  return { document: toPlainDocument(current), trace };
+  return { document: toPlainDocument(current), trace, warnings };
 }

@@ -89,4 +89,19 @@ describe('DATE_NORMALIZATION_OP', () => {
     expect(() => applyDateNormalization({ date: ['2020'] }, op(pattern), { timeZone })).toThrow(message);
     expect(() => applyDateNormalization({}, op(pattern), { timeZone })).toThrow(message);
   });
+
+  it('hands each value it cannot read to `untransformable`, which keeps or drops it', () => {
+    const told: string[] = [];
+    const keep = (value: string) => {
+      told.push(value);
+      return value;
+    };
+    const input = { date: ['ca. 1920', '2020-03-25', 'March 2020'] };
+    expect(applyDateNormalization(input, op('yyyy'), { timeZone: 'UTC' }, keep)).toEqual([
+      'ca. 1920',
+      '2020',
+      'March 2020',
+    ]);
+    expect(told).toEqual(['ca. 1920', 'March 2020']);
+  });
 });

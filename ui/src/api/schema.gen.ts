@@ -513,11 +513,19 @@ export interface paths {
                                     }[];
                                     contextUri?: string;
                                     error?: string | null;
+                                    /** @description pure removals: the triples of removed that nothing in added replaces (within a predicate, the removed values beyond the number it adds) */
+                                    removals?: {
+                                        object?: string;
+                                        predicate?: string;
+                                        subject?: string;
+                                    }[];
                                     removed?: {
                                         object?: string;
                                         predicate?: string;
                                         subject?: string;
                                     }[];
+                                    /** @description each value an operator could not transform (a date DATE_NORMALIZATION_OP cannot read), which the job keeps as it is */
+                                    warnings?: string[];
                                 }[];
                             };
                         };

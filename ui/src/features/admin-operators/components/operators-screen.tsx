@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   Button,
   Group,
@@ -29,11 +30,15 @@ import {
 } from '../api';
 import {
   formatMapping,
+  isBareField,
   operatorFormSchema,
   parseMapping,
   type OperatorFormValues,
 } from '../forms/operator.schema';
 import { TryItPanel } from './try-it-panel';
+
+/** A yellow Alert's title in the text colour: Mantine's yellow title falls short of AA contrast (axe). */
+const YELLOW_TITLE = { title: { color: 'var(--mantine-color-text)' } };
 
 /** What the operator does, in one line for the table. */
 function summary(operator: Operator): string {
@@ -199,10 +204,17 @@ function OperatorForm({ operator, onDone }: { operator: Operator | null; onDone:
         <TextInput label="Name" key={form.key('name')} {...form.getInputProps('name')} />
         <TextInput
           label="Field"
-          description="The document field it sets"
+          description="The document field it sets. Curation jobs name fields by prefixed name, such as dcterms:title"
           key={form.key('field')}
           {...form.getInputProps('field')}
         />
+        {isBareField(form.getValues().field) && (
+          <Alert color="yellow" title="Matches nothing in a curation job" role="status" styles={YELLOW_TITLE}>
+            “{form.getValues().field.trim()}” has no prefix: it works on documents you try here, but a
+            curation job names fields by prefixed name (such as dcterms:
+            {form.getValues().field.trim()}) and refuses this operator.
+          </Alert>
+        )}
         {carries.regex && (
           <TextInput
             label="Regular expression"

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatMapping,
+  isBareField,
   operatorFormSchema,
   parseDocument,
   parseMapping,
@@ -44,5 +45,17 @@ describe('tryItSchema', () => {
     ]);
     expect(parseDocument('{"title":["A","B"],"date":"2020"}')).toEqual({ title: ['A', 'B'], date: '2020' });
     expect(parseDocument('{"n":1}')).toBeNull();
+  });
+});
+
+describe('isBareField', () => {
+  it.each([
+    ['title', true],
+    [' title ', true],
+    ['dcterms:title', false],
+    ['http://purl.org/dc/terms/title', false],
+    ['', false],
+  ])('%j → %s', (field, bare) => {
+    expect(isBareField(field)).toBe(bare);
   });
 });

@@ -30,6 +30,16 @@ export function formatMapping(mapping: Readonly<Record<string, string>> | null |
 }
 
 /**
+ * Whether a field is a bare name (`title`): such an operator transforms documents posted to
+ * `/operators/apply` but matches nothing in a curation job, whose fields are prefixed names (`dcterms:title`)
+ * or IRIs — and the service refuses it in a job. A prefixed name and an IRI both hold a colon.
+ */
+export function isBareField(field: string): boolean {
+  const trimmed = field.trim();
+  return trimmed !== '' && !trimmed.includes(':');
+}
+
+/**
  * An operator's form: presence here, every limit (lengths, a regex that compiles, a known date pattern)
  * from the service, per field. `value` may be empty (a regex replacement may be).
  */

@@ -4,12 +4,19 @@ import { useState } from 'react';
 import { EmptyState, ErrorAlert, PendingScreen } from '../../../components/query-states';
 import { CHANGES_PAGE_SIZE, changesQuery, isRunning, type CurationJob } from '../api';
 
+/** A yellow Alert's title in the text colour: Mantine's yellow title falls short of AA contrast (axe). */
+const YELLOW_TITLE = { title: { color: 'var(--mantine-color-text)' } };
+
 interface Triple {
   readonly predicate: string;
   readonly object: string;
 }
 
-/** A MAPPING job's preview: per changed resource, removed triples in red ("−") and added in green ("+"). */
+/**
+ * A MAPPING job's preview: per changed resource, removed triples in red ("−") and added in green ("+"); a
+ * pure removal (nothing replaces it) labelled as such; the values an operator could not transform and the
+ * job kept, as warnings.
+ */
 export function JobChanges({ job }: { job: CurationJob }) {
   const [page, setPage] = useState(0);
   const waiting = job.state === 'QUEUED' || (isRunning(job) && job.state === 'RUNNING');
@@ -39,9 +46,18 @@ export function JobChanges({ job }: { job: CurationJob }) {
                   {change.error}
                 </Alert>
               )}
+              {change.warnings.length > 0 && (
+                <Alert color="yellow" mt="xs" title="Kept as they were" role="note" styles={YELLOW_TITLE}>
+                  <List size="sm" spacing={2}>
+                    {change.warnings.map((warning, index) => (
+                      <List.Item key={index}>{warning}</List.Item>
+                    ))}
+                  </List>
+                </Alert>
+              )}
               <List listStyleType="none" spacing={2} mt="xs" ff="monospace" size="sm">
-                {change.removed.map((triple, index) => (
-                  <TripleLine key={`r${index}`} triple={triple} kind="removed" />
+                {markPureRemovals(change.removed, change.removals).map(({ triple, pure }, index) => (
+                  <TripleLine key={`r${index}`} triple={triple} kind={pure ? 'lost' : 'removed'} />
                 ))}
                 {change.added.map((triple, index) => (
                   <TripleLine key={`a${index}`} triple={triple} kind="added" />
@@ -68,17 +84,39 @@ export function JobChanges({ job }: { job: CurationJob }) {
   );
 }
 
-function TripleLine({ triple, kind }: { triple: Triple; kind: 'removed' | 'added' }) {
-  const removed = kind === 'removed';
+/**
+ * Each removed triple, marked `pure` when it is one of the change's `removals` (nothing added replaces it):
+ * those are lost outright, and a curator must see them apart from values rewritten.
+ */
+function markPureRemovals(removed: readonly Triple[], removals: readonly Triple[]) {
+  const left = new Map<string, number>();
+  const key = (triple: Triple) => `${triple.predicate} ${triple.object}`;
+  for (const triple of removals) left.set(key(triple), (left.get(key(triple)) ?? 0) + 1);
+  return removed.map((triple) => {
+    const count = left.get(key(triple)) ?? 0;
+    left.set(key(triple), count - 1);
+    return { triple, pure: count > 0 };
+  });
+}
+
+/** removed: "−" in red; lost (a pure removal): also labelled in words; added: "+" in green. */
+function TripleLine({ triple, kind }: { triple: Triple; kind: 'removed' | 'lost' | 'added' }) {
+  const removed = kind !== 'added';
   return (
     <List.Item
       c={removed ? 'red.9' : '#1b5e20'}
       bg={removed ? 'red.0' : 'green.0'}
       px="xs"
-      style={{ wordBreak: 'break-all' }}
+      style={{ wordBreak: 'break-all', ...(kind === 'lost' && { borderLeft: '4px solid currentColor' }) }}
     >
       <span aria-hidden="true">{removed ? '− ' : '+ '}</span>
-      <VisuallyHidden>{kind}: </VisuallyHidden>
+      {kind === 'lost' ? (
+        <Text span fw={700} size="sm" ff="sans-serif">
+          Removed without replacement:{' '}
+        </Text>
+      ) : (
+        <VisuallyHidden>{kind}: </VisuallyHidden>
+      )}
       {triple.predicate} {triple.object}
     </List.Item>
   );

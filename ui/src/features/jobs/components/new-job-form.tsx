@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Alert,
   Button,
   Fieldset,
   Group,
@@ -19,7 +20,10 @@ import { ApiError } from '../../../api/errors';
 import { isAdmin, readSession } from '../../../api/session';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '../api';
-import { newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
+import { bareFieldOperators, newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
+
+/** A yellow Alert's title in the text colour: Mantine's yellow title falls short of AA contrast (axe). */
+const YELLOW_TITLE = { title: { color: 'var(--mantine-color-text)' } };
 
 const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
 
@@ -59,6 +63,7 @@ export function NewJobForm({
     const operator = operators.find((candidate) => candidate.id === id);
     return operator === undefined ? `Operator ${id}` : operator.name;
   };
+  const matchNothing = bareFieldOperators(values.operators, operators);
   const move = (index: number, by: -1 | 1) =>
     form.reorderListItem('operators', { from: index, to: index + by });
 
@@ -205,6 +210,19 @@ export function NewJobForm({
                       );
                     })}
                   </List>
+                )}
+                {matchNothing.length > 0 && (
+                  <Alert
+                    color="yellow"
+                    title="These operators would match nothing"
+                    role="status"
+                    styles={YELLOW_TITLE}
+                  >
+                    A job names fields by prefixed name, such as dcterms:title, and refuses an operator whose
+                    field has no prefix:{' '}
+                    {matchNothing.map((operator) => `${operator.name} (${operator.field})`).join(', ')}. Edit
+                    its field under Operators.
+                  </Alert>
                 )}
                 {typeof form.errors.operators === 'string' && (
                   <Text size="sm" c="red.8" role="alert">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newJobBody, newJobSchema } from './new-job.schema';
+import { bareFieldOperators, newJobBody, newJobSchema } from './new-job.schema';
 
 const valid = {
   repositoryViewId: '3',
@@ -40,5 +40,18 @@ describe('newJobSchema', () => {
 
   it('makes a MAPPING body that previews', () => {
     expect(newJobBody(newJobSchema.parse(valid))).toMatchObject({ operators: [4, 2], dryRun: true });
+  });
+});
+
+describe('bareFieldOperators', () => {
+  it('names the chosen operators whose field has no prefix, in the list order', () => {
+    const operators = [
+      { id: 1, field: 'title' },
+      { id: 2, field: 'dcterms:title' },
+      { id: 3, field: 'http://purl.org/dc/terms/date' },
+      { id: 4, field: 'date' },
+    ];
+    expect(bareFieldOperators([4, 2, 3, 1], operators).map((operator) => operator.id)).toEqual([1, 4]);
+    expect(bareFieldOperators([2, 3], operators)).toEqual([]);
   });
 });

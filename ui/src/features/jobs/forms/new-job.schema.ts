@@ -22,6 +22,20 @@ export const newJobSchema = z
 
 export type NewJobValues = z.infer<typeof newJobSchema>;
 
+/**
+ * The operators of `chosen` whose field is a bare name (`title`): they match nothing in a job, whose fields
+ * are prefixed names (`dcterms:title`) or IRIs (both hold a colon), and the service refuses them.
+ */
+export function bareFieldOperators<T extends { readonly id: number; readonly field: string }>(
+  chosen: readonly number[],
+  operators: readonly T[],
+): T[] {
+  return operators.filter(
+    (operator) =>
+      chosen.includes(operator.id) && operator.field.trim() !== '' && !operator.field.includes(':'),
+  );
+}
+
 /** The POST /curation-job body the form's values make: FIXITY carries no operators; MAPPING previews. */
 export function newJobBody(values: NewJobValues) {
   return {
