@@ -104,6 +104,28 @@ describe('ContentSink', () => {
     );
   });
 
+  it('copies chunks of any length and alignment into the slots byte for byte', async () => {
+    pool(2);
+    // Odd lengths at odd offsets of a larger buffer: slot positions and sources aligned every which way,
+    // a chunk of one byte, and one spanning two slots.
+    const backing = randomBytes(4 * BATCH_BYTES + 64);
+    const lengths = [1, 7, 65_521, BATCH_BYTES + 3, 3, 333_333, 2 * BATCH_BYTES - 5];
+    const chunks: Buffer[] = [];
+    let at = 1;
+    for (const length of lengths) {
+      const start = at % backing.length;
+      chunks.push(backing.subarray(start, Math.min(start + length, backing.length)));
+      at += length + 2;
+    }
+    const bytes = Buffer.concat(chunks);
+    const sink = new ContentSink(handle, ['sha512', 'sha256'], workers);
+    for (const chunk of chunks) await sink.push(chunk);
+    const result = await sink.finish();
+    expect(fs.readFileSync(path.join(dir, 'content')).equals(bytes)).toBe(true);
+    expect(result.digests.get('sha512')).toBe(hex('sha512', bytes));
+    expect(result.digests.get('sha256')).toBe(hex('sha256', bytes));
+  });
+
   it('shares one worker when the pool has only one, with the same digests', async () => {
     const workers = pool(1);
     const bytes = randomBytes(3 * BATCH_BYTES + 1);

@@ -58,7 +58,7 @@ export class ContentSink {
   private held: Buffer[] = [];
   private heldBytes = 0;
   /** The slots, over a SharedArrayBuffer once workers are needed. */
-  private slots: Uint8Array = new Uint8Array(0);
+  private slots: Buffer = Buffer.alloc(0);
   private readonly free: number[] = [];
   /** How many lanes have yet to acknowledge each slot sent. */
   private readonly readers: number[] = [];
@@ -125,7 +125,7 @@ export class ContentSink {
     if (this.slots.buffer instanceof SharedArrayBuffer && spareMemory.length < MAX_SPARE) {
       spareMemory.push(this.slots.buffer);
     }
-    this.slots = new Uint8Array(0);
+    this.slots = Buffer.alloc(0);
   }
 
   /** Small content: hashed and written on the event loop, no worker involved. */
@@ -154,7 +154,7 @@ export class ContentSink {
   /** A worker per group of digests, each on its own thread while the pool has room; the last writes. */
   private startWorkers(): void {
     const shared = spareMemory.pop() ?? new SharedArrayBuffer(SLOTS * BATCH_BYTES);
-    this.slots = new Uint8Array(shared);
+    this.slots = Buffer.from(shared);
     for (let slot = SLOTS - 1; slot >= 0; slot--) this.free.push(slot);
     const groups = digestGroups(this.algorithms);
     groups.forEach((algorithms, i) => {
@@ -187,7 +187,12 @@ export class ContentSink {
         this.filled = 0;
       }
       const take = Math.min(chunk.length - offset, BATCH_BYTES - this.filled);
-      this.slots.set(chunk.subarray(offset, offset + take), this.slot * BATCH_BYTES + this.filled);
+      const at = this.slot * BATCH_BYTES + this.filled;
+      // Not `slots.set(bytes, at)`: into shared memory V8 copies with relaxed atomics, byte by byte when
+      // source and target are aligned differently, as body chunks of any length make them (about 65 ms
+      // of the event loop per 100 MiB, a third of its time in an upload). Filling the range with a buffer
+      // of exactly its length is one native memcpy (about 6 ms).
+      this.slots.fill(chunk.subarray(offset, offset + take), at, at + take);
       this.filled += take;
       offset += take;
       if (this.filled === BATCH_BYTES) this.send();
