@@ -19,9 +19,19 @@ export interface TransferResult {
   downloadMs: number;
   /** GET <binary>/fcr:fixity; undefined for a server without it. */
   fixityMs: number | undefined;
+  /**
+   * Medians of each run's ratio to the floor sampled just before it: the upload against the slower of
+   * write+fsync and `sha512sum` (an upload must do both), the download against a plain read, the fixity
+   * check against `sha512sum`.
+   */
+  uploadRatio: number;
+  downloadRatio: number;
+  fixityRatio: number | undefined;
   peakRssMiB: number;
   idleRssMiB: number;
   smallUploadPeakRssMiB: number;
+  /** Every run: the times and the floor they are compared with. */
+  runs: { uploadMs: number; downloadMs: number; fixityMs: number | undefined; disk: DiskFloor }[];
 }
 
 export interface DiskFloor {
@@ -29,6 +39,11 @@ export interface DiskFloor {
   readMs: number;
   /** `sha512sum` of the file written (the bytes uploaded), warm in the page cache as a stored binary is. */
   sha512sumMs: number;
+}
+
+/** What an upload cannot beat: it writes and fsyncs the bytes and computes their SHA-512. */
+export function uploadFloorMs(disk: DiskFloor): number {
+  return Math.max(disk.writeMs, disk.sha512sumMs);
 }
 
 /** Streams `size` bytes (1 MiB chunks of `chunk`) in one PUT, sampling the server's RSS meanwhile. */
@@ -121,88 +136,106 @@ function sha512sum(file: string): number {
 
 /**
  * The same bytes written to (fsync) and read from disk: the floor for a streamed upload/download; and
- * `sha512sum` of that file: the floor for a fixity check.
+ * `sha512sum` of that file: the floor for a fixity check. One sample, taken in every run just before the
+ * servers' transfers, so a busier moment of the machine weighs on both sides of a ratio.
  */
-async function diskFloor(dir: string, size: number, chunk: Buffer): Promise<DiskFloor> {
+async function diskSample(dir: string, size: number, chunk: Buffer): Promise<DiskFloor> {
   const file = path.join(dir, 'disk-baseline.bin');
-  const writeTimes: number[] = [];
-  const readTimes: number[] = [];
-  const sumTimes: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const fd = fs.openSync(file, 'w');
-    for (let written = 0; written < size; written += chunk.length) fs.writeSync(fd, chunk);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    writeTimes.push(performance.now() - started);
-    const readStarted = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      fs.createReadStream(file)
-        .on('data', () => undefined)
-        .on('end', resolve)
-        .on('error', reject);
-    });
-    readTimes.push(performance.now() - readStarted);
-    sumTimes.push(sha512sum(file));
-  }
+  const started = performance.now();
+  const fd = fs.openSync(file, 'w');
+  for (let written = 0; written < size; written += chunk.length) fs.writeSync(fd, chunk);
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  const writeMs = performance.now() - started;
+  const readStarted = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    fs.createReadStream(file)
+      .on('data', () => undefined)
+      .on('end', resolve)
+      .on('error', reject);
+  });
+  const readMs = performance.now() - readStarted;
+  const sha512sumMs = sha512sum(file);
   fs.rmSync(file, { force: true });
-  const disk = { writeMs: median(writeTimes), readMs: median(readTimes), sha512sumMs: median(sumTimes) };
   console.log(
-    `   disk: write+fsync ${disk.writeMs.toFixed(0)} ms, read ${disk.readMs.toFixed(0)} ms, ` +
-      `sha512sum ${disk.sha512sumMs.toFixed(0)} ms for ${uploadMiB} MiB`,
+    `   disk: write+fsync ${writeMs.toFixed(0)} ms, read ${readMs.toFixed(0)} ms, ` +
+      `sha512sum ${sha512sumMs.toFixed(0)} ms for ${uploadMiB} MiB`,
   );
-  return disk;
+  return { writeMs, readMs, sha512sumMs };
 }
 
-/** One server: idle memory, a 10 MiB upload's peak, then `runs` large uploads, downloads and fixity checks. */
-async function transfer(target: Target, targets: readonly Target[], size: number, chunk: Buffer) {
-  const idle = rssKiB(target.pid);
-  await settle(targets);
-  const small = await upload(
-    target,
-    `${target.base}small-${Date.now().toString(36)}.bin`,
-    10 * 1024 * 1024,
-    chunk,
-  );
-  const uploads: number[] = [];
-  const downloads: number[] = [];
-  const fixities: number[] = [];
-  let peak = 0;
-  for (let i = 0; i < runs; i++) {
-    const url = `${target.base}large-${Date.now().toString(36)}-${i}.bin`;
-    const up = await upload(target, url, size, chunk);
-    uploads.push(up.ms);
-    peak = Math.max(peak, up.peakKiB);
-    downloads.push(await download(target, url, size));
-    const fixityMs = await fixity(target, url);
-    if (fixityMs !== undefined) fixities.push(fixityMs);
-    await request('DELETE', url, target.headers).catch(() => undefined);
-  }
-  const result: TransferResult = {
-    target: target.name,
-    uploadMs: median(uploads),
-    downloadMs: median(downloads),
-    fixityMs: fixities.length === 0 ? undefined : median(fixities),
-    peakRssMiB: peak / 1024,
-    idleRssMiB: idle / 1024,
-    smallUploadPeakRssMiB: small.peakKiB / 1024,
-  };
-  console.log(
-    `   ${target.name}: upload ${result.uploadMs.toFixed(0)} ms, download ${result.downloadMs.toFixed(0)} ms, ` +
-      `fixity ${result.fixityMs === undefined ? '—' : `${result.fixityMs.toFixed(0)} ms`}, RSS idle ${result.idleRssMiB.toFixed(0)} MiB, peak ${result.peakRssMiB.toFixed(0)} MiB (${uploadMiB} MiB) / ` +
-      `${result.smallUploadPeakRssMiB.toFixed(0)} MiB (10 MiB)`,
-  );
-  return result;
+/** One run of one server: a large upload, its download and fixity check, then the binary deleted. */
+async function transferOnce(target: Target, size: number, chunk: Buffer, run: number) {
+  const url = `${target.base}large-${Date.now().toString(36)}-${run}.bin`;
+  const up = await upload(target, url, size, chunk);
+  const downloadMs = await download(target, url, size);
+  const fixityMs = await fixity(target, url);
+  await request('DELETE', url, target.headers).catch(() => undefined);
+  return { uploadMs: up.ms, peakKiB: up.peakKiB, downloadMs, fixityMs };
 }
 
+/**
+ * Each server's idle memory and a 10 MiB upload's peak, then `runs` rounds: a disk sample, and every
+ * server's large upload, download and fixity check.
+ */
 export async function largeTransfers(
   targets: readonly Target[],
   dir: string,
 ): Promise<{ disk: DiskFloor; results: TransferResult[] }> {
   const size = uploadMiB * 1024 * 1024;
   const chunk = randomBytes(1024 * 1024);
-  const disk = await diskFloor(dir, size, chunk);
-  const results: TransferResult[] = [];
-  for (const target of targets) results.push(await transfer(target, targets, size, chunk));
+  const first = targets.map(() => ({ idle: 0, small: 0 }));
+  for (const [i, target] of targets.entries()) {
+    const idle = rssKiB(target.pid);
+    await settle(targets);
+    const small = `${target.base}small-${Date.now().toString(36)}.bin`;
+    first[i] = { idle, small: (await upload(target, small, 10 * 1024 * 1024, chunk)).peakKiB };
+  }
+  const samples: DiskFloor[] = [];
+  const done = targets.map(() => [] as (TransferResult['runs'][number] & { peakKiB: number })[]);
+  for (let run = 0; run < runs; run++) {
+    await settle(targets);
+    const disk = await diskSample(dir, size, chunk);
+    samples.push(disk);
+    for (const [i, target] of targets.entries()) {
+      await settle(targets);
+      const once = await transferOnce(target, size, chunk, run);
+      done[i]?.push({ ...once, disk });
+      console.log(
+        `   ${target.name}: upload ${once.uploadMs.toFixed(0)} ms (${(once.uploadMs / uploadFloorMs(disk)).toFixed(2)}×), ` +
+          `download ${once.downloadMs.toFixed(0)} ms, fixity ${once.fixityMs === undefined ? '—' : `${once.fixityMs.toFixed(0)} ms`}`,
+      );
+    }
+  }
+  const results = targets.map((target, i): TransferResult => {
+    const all = done[i] ?? [];
+    const fixities = all.filter((r) => r.fixityMs !== undefined);
+    const result: TransferResult = {
+      target: target.name,
+      uploadMs: median(all.map((r) => r.uploadMs)),
+      downloadMs: median(all.map((r) => r.downloadMs)),
+      fixityMs: fixities.length === 0 ? undefined : median(fixities.map((r) => r.fixityMs ?? 0)),
+      uploadRatio: median(all.map((r) => r.uploadMs / uploadFloorMs(r.disk))),
+      downloadRatio: median(all.map((r) => r.downloadMs / r.disk.readMs)),
+      fixityRatio:
+        fixities.length === 0
+          ? undefined
+          : median(fixities.map((r) => (r.fixityMs ?? 0) / r.disk.sha512sumMs)),
+      peakRssMiB: Math.max(...all.map((r) => r.peakKiB)) / 1024,
+      idleRssMiB: (first[i]?.idle ?? 0) / 1024,
+      smallUploadPeakRssMiB: (first[i]?.small ?? 0) / 1024,
+      runs: all.map(({ uploadMs, downloadMs, fixityMs, disk }) => ({ uploadMs, downloadMs, fixityMs, disk })),
+    };
+    console.log(
+      `   ${result.target}: upload ${result.uploadRatio.toFixed(2)}× its floor, RSS idle ${result.idleRssMiB.toFixed(0)} MiB, ` +
+        `peak ${result.peakRssMiB.toFixed(0)} MiB (${uploadMiB} MiB) / ${result.smallUploadPeakRssMiB.toFixed(0)} MiB (10 MiB)`,
+    );
+    return result;
+  });
+  const disk: DiskFloor = {
+    writeMs: median(samples.map((d) => d.writeMs)),
+    readMs: median(samples.map((d) => d.readMs)),
+    sha512sumMs: median(samples.map((d) => d.sha512sumMs)),
+  };
   return { disk, results };
 }

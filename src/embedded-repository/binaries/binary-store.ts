@@ -29,7 +29,7 @@ const GRACE_MS = 10 * 60 * 1000;
 /**
  * Binary content on disk, content-addressed by SHA-512 under `<dataDir>/binaries/ab/cd/<sha512>`. A write
  * streams to a temporary file in the same directory tree, hashing each byte once as it goes (content over
- * 1 MiB in a digest worker thread, see content-sink.ts), is fsynced and then renamed into place, so a
+ * 1 MiB in digest worker threads, see content-sink.ts), is fsynced and then renamed into place, so a
  * crash leaves either nothing or a complete file (and at worst a temporary file that the next start
  * removes). Identical content is stored once; mementos share it.
  */

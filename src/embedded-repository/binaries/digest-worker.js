@@ -7,11 +7,13 @@
  *
  * Messages (one worker serves several jobs, told apart by `id`; each job's messages arrive in order):
  * - `{ type: 'start', id, fd, algorithms, shared, slotBytes }`: a content write; `fd` is the open
- *   temporary file (file descriptors are process-wide), owned and closed by the main thread; `shared` a
- *   SharedArrayBuffer of slots of `slotBytes` the main thread fills.
+ *   temporary file (file descriptors are process-wide), owned and closed by the main thread, or absent
+ *   for a job that only hashes (an upload's digests are split over two workers, and one of them writes);
+ *   `shared` a SharedArrayBuffer of slots of `slotBytes` the main thread fills.
  * - `{ type: 'data', id, slot, length }`: the next bytes are in that slot: hashed here while a thread of
  *   libuv's pool writes them at the job's position, then `{ type: 'ack', id, slot }` hands the slot back
- *   to be filled again. Every SYNC_BYTES the file is fdatasynced in the background.
+ *   (the main thread fills it again once every job reading it has acknowledged it). Every SYNC_BYTES the
+ *   file is fdatasynced in the background.
  * - `{ type: 'end', id }` → `{ type: 'done', id, size, digests }` (hex, in the order of `algorithms`).
  * - `{ type: 'abort', id }` → `{ type: 'aborted', id }`. 'done', 'aborted' and 'error' are answered only
  *   once no write or fdatasync of the job is running, so the main thread may then close the fd (a closed
@@ -27,7 +29,7 @@ import { parentPort as port } from 'node:worker_threads';
 
 /**
  * @typedef {{
- *   readonly fd: number,
+ *   readonly fd: number | undefined,
  *   readonly shared: SharedArrayBuffer,
  *   readonly slotBytes: number,
  *   readonly hashes: import('node:crypto').Hash[],
@@ -40,7 +42,7 @@ import { parentPort as port } from 'node:worker_threads';
  * }} Job
  *   A content write: bytes taken so far, flushed so far, and the writes and fdatasyncs under way.
  * @typedef {{
- *   type: 'start', id: number, fd: number, algorithms: string[], shared: SharedArrayBuffer, slotBytes: number,
+ *   type: 'start', id: number, fd?: number, algorithms: string[], shared: SharedArrayBuffer, slotBytes: number,
  * } | { type: 'data', id: number, slot: number, length: number }
  *   | { type: 'end' | 'abort', id: number }
  *   | { type: 'file', id: number, file: string, algorithms: string[] }} Message
@@ -126,7 +128,7 @@ function fail(id, job, error) {
  * @param {Job} job
  */
 function flush(id, job) {
-  if (job.syncing || job.failure !== undefined || job.ending !== undefined) return;
+  if (job.fd === undefined || job.syncing || job.failure !== undefined || job.ending !== undefined) return;
   if (job.position - job.synced < SYNC_BYTES) return;
   job.syncing = true;
   job.pending++;
@@ -145,7 +147,7 @@ function flush(id, job) {
 
 /**
  * The batch is written (by a thread of libuv's pool) while this thread hashes it; it is acknowledged, and
- * so handed back, when both are done.
+ * so handed back, when both are done. A job without a file only hashes.
  * @param {number} id
  * @param {Job} job
  * @param {number} slot
@@ -155,7 +157,8 @@ function take(id, job, slot, length) {
   const bytes = new Uint8Array(job.shared, slot * job.slotBytes, length);
   const position = job.position;
   job.position += length;
-  let waiting = 2;
+  const fd = job.fd;
+  let waiting = fd === undefined ? 1 : 2;
   const done = () => {
     if (--waiting > 0) return;
     job.pending--;
@@ -166,7 +169,8 @@ function take(id, job, slot, length) {
   job.pending++;
   /** @param {number} offset */
   const write = (offset) => {
-    fs.write(job.fd, bytes, offset, length - offset, position + offset, (error, written) => {
+    if (fd === undefined) return;
+    fs.write(fd, bytes, offset, length - offset, position + offset, (error, written) => {
       if (error) {
         job.failure ??= error;
         done();

@@ -32,6 +32,8 @@ interface Pooled {
  */
 export class DigestWorkers {
   private readonly pool: Pooled[] = [];
+  /** The worker of each open channel, so that a job's other channels can be placed beside it. */
+  private readonly owners = new WeakMap<WorkerChannel, Pooled>();
   private nextId = 1;
 
   constructor(
@@ -44,8 +46,12 @@ export class DigestWorkers {
     return this.pool.length;
   }
 
-  open(listener: (reply: WorkerReply) => void): WorkerChannel {
-    const pooled = this.pick();
+  /**
+   * A channel to a worker for one job. `apart`: channels of the same job whose work should run beside this
+   * one's, on other threads; they share a worker only when the pool is full.
+   */
+  open(listener: (reply: WorkerReply) => void, apart: readonly WorkerChannel[] = []): WorkerChannel {
+    const pooled = this.pick(new Set(apart.map((channel) => this.owners.get(channel))));
     const id = this.nextId++;
     if (pooled.listeners.size === 0) {
       if (pooled.idleTimer !== undefined) clearTimeout(pooled.idleTimer);
@@ -53,7 +59,7 @@ export class DigestWorkers {
       pooled.worker.ref();
     }
     pooled.listeners.set(id, listener);
-    return {
+    const channel: WorkerChannel = {
       id,
       post: (message, transfer) => {
         pooled.worker.postMessage({ ...message, id }, transfer);
@@ -67,6 +73,13 @@ export class DigestWorkers {
         pooled.idleTimer.unref();
       },
     };
+    this.owners.set(channel, pooled);
+    return channel;
+  }
+
+  /** The thread id of the worker serving a channel (for tests: which jobs run side by side). */
+  threadOf(channel: WorkerChannel): number | undefined {
+    return this.owners.get(channel)?.worker.threadId;
   }
 
   /** Digests of a whole file, read and hashed in a worker (a missing file: the digests of nothing). */
@@ -87,13 +100,17 @@ export class DigestWorkers {
     await Promise.all([...this.pool].map((pooled) => this.stop(pooled)));
   }
 
-  private pick(): Pooled {
-    let best: Pooled | undefined;
-    for (const pooled of this.pool) {
-      if (best === undefined || pooled.listeners.size < best.listeners.size) best = pooled;
-    }
+  /** The least busy worker outside `busy` if idle, else a new one, else (pool full) the least busy. */
+  private pick(busy: ReadonlySet<Pooled | undefined>): Pooled {
+    const leastBusy = (candidates: Pooled[]) =>
+      candidates.reduce<Pooled | undefined>(
+        (best, pooled) => (best === undefined || pooled.listeners.size < best.listeners.size ? pooled : best),
+        undefined,
+      );
+    const best = leastBusy(this.pool.filter((pooled) => !busy.has(pooled)));
     if (best !== undefined && (best.listeners.size === 0 || this.pool.length >= this.max)) return best;
-    return this.start();
+    if (this.pool.length < this.max) return this.start();
+    return leastBusy(this.pool) ?? this.start();
   }
 
   private start(): Pooled {
