@@ -1,8 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { postgresSuites, TEST_ROOTS } from './test/support/database-suites.js';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'ui/src/**/*.test.ts'],
+    // SQLite runs every file; PostgreSQL the files with SQL of their own (test/support/database-suites.ts).
+    include:
+      process.env.TEST_DATABASE === 'postgres'
+        ? postgresSuites(root)
+        : TEST_ROOTS.map((folder) => `${folder}/**/*.test.ts`),
     globalSetup: [
       'test/support/global-setup.ts',
       // One Community Solid Server per run for the LDP adapter contract runner (≈5 s).

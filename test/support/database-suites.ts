@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Which test files the PostgreSQL pass runs (issue 27: CI time). The SQLite pass runs every file; the
+ * PostgreSQL pass runs the files that exercise SQL of their own, so that each statement the service sends
+ * is run on both databases while HTTP-level suites (envelopes, permissions, adapters, the context, pure
+ * units) run once. A file runs on both when its path says it is one of these, or when its text branches on
+ * the database (then it has PostgreSQL-specific expectations, whatever its path).
+ */
+const BOTH_DATABASES: readonly RegExp[] = [
+  // Storage: every store, the embedded repository's store, services over real stores, the database layer
+  // (connections, migrations, change feed, LISTEN, prepared statements).
+  /\.store\.test\.ts$/,
+  /\.service\.test\.ts$/,
+  /^src\/db\//,
+  /^src\/embedded-repository\/store\//,
+  // Several instances on one database, queues and the runner, events.
+  /\.instances\.test\.ts$/,
+  /^src\/curation-jobs\/runner\//,
+  /^src\/events\//,
+  /^test\/(shared-database|concurrency|curation-jobs-processes|repository-crash|process|data-dir-modes)\.test\.ts$/,
+  // The embedded repository where its semantics live in SQL: staged transactions, versions, tombstones,
+  // revision checks under concurrent writers, the statements a request costs.
+  /^src\/embedded-repository\/(transactions|dialect-transactions|versioning|dialect-versions|tombstones|concurrent-writes|write-statements)\.test\.ts$/,
+  // Stores with no store test of their own yet: their capability's route suite is their SQL's test.
+  /^src\/(internal-metadata|operators|repository-views|users)\/[^/]+\.routes\.test\.ts$/,
+  /^src\/users\/last-admin\.test\.ts$/,
+  // Rate limits and throttles kept in the database; caches invalidated by the database's change feed.
+  /^src\/auth\/(login-abuse|auth\.routes)\.test\.ts$/,
+  /^src\/embedded-repository\/auth-throttle\.test\.ts$/,
+  /-cache\.test\.ts$/,
+  /^src\/repository-view-context\/(render-cache|render-cache\.off|concurrent-edits)\.test\.ts$/,
+];
+
+/** Text that branches on the database: the file has expectations of its own for PostgreSQL. */
+const DIALECT_BRANCH = /testDialect\s*[!=]==|\.(skipIf|runIf)\(|TEST_POSTGRES_URL|TEST_DATABASE/;
+
+/** Whether the PostgreSQL pass runs this file (`path` relative to the project root, with `/`). */
+export function runsOnPostgres(path: string, text: string): boolean {
+  return BOTH_DATABASES.some((pattern) => pattern.test(path)) || DIALECT_BRANCH.test(text);
+}
+
+/** The folders whose `*.test.ts` files the suite runs (vitest.config.ts includes the same). */
+export const TEST_ROOTS = ['src', 'test', 'scripts', 'ui/src'] as const;
+
+/** Every test file of the suite, relative to `root`. */
+export function testFiles(root: string): string[] {
+  return TEST_ROOTS.flatMap((folder) =>
+    readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => `${folder}/${name.split('\\').join('/')}`),
+  ).sort();
+}
+
+/** The files the PostgreSQL pass runs. */
+export function postgresSuites(root: string): string[] {
+  return testFiles(root).filter((file) => runsOnPostgres(file, readFileSync(join(root, file), 'utf8')));
+}
