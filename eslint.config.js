@@ -41,7 +41,7 @@ export default tseslint.config(
       'src/http/**',
       'src/**/*.routes.ts',
       'src/**/*.api.ts',
-      'src/repository-view-context/context-route-support.ts',
+      'src/repository-view-context/context-route-shared.ts',
       'src/**/*.test.ts',
       'src/app.ts',
       'src/auth/attempt-purge.ts',

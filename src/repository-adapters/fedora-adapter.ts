@@ -14,7 +14,7 @@ import {
   readRdf,
   type PatchCondition,
   sameResource,
-} from './adapter-support.js';
+} from './upstream-exchange.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import { FedoraFixity } from './fedora-fixity.js';
 import { PatchTargets } from './patch-targets.js';

@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import type { DetectedDialect, FedoraDialect } from '../shared/fedora-dialect.js';
-import { drainUnread } from './adapter-support.js';
+import { drainUnread } from './upstream-exchange.js';
 import { FedoraAdapter } from './fedora-adapter.js';
 import { detectFedoraDialect } from './fedora-dialect-detection.js';
 import type {

@@ -3,7 +3,7 @@ import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { linkTargets } from '../linked-data/http/link.js';
 import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';
 import { FEDORA, RDF_TYPE } from '../linked-data/rdf/vocab.js';
-import { readRdf, sameResource } from './adapter-support.js';
+import { readRdf, sameResource } from './upstream-exchange.js';
 import { PREFER_NO_CONTAINMENT } from './fedora-version-facet.js';
 import { discard, type RepositoryHttpClient } from './repository-http-client.js';
 

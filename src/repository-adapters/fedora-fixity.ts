@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { UpstreamFailedError } from '../shared/errors.js';
-import { readRdf } from './adapter-support.js';
+import { readRdf } from './upstream-exchange.js';
 import { txScope } from './fedora-tx-scope.js';
 import type { FedoraDialect } from '../shared/fedora-dialect.js';
 import { RDF_ACCEPT } from '../linked-data/rdf/media-types.js';

@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { BadRequestError } from '../shared/errors.js';
-import { readRdf } from './adapter-support.js';
+import { readRdf } from './upstream-exchange.js';
 import { splitMemento, timemapOf } from './fedora-versions.js';
 import { RDF_ACCEPT } from '../linked-data/rdf/media-types.js';
 import { FEDORA } from '../linked-data/rdf/vocab.js';

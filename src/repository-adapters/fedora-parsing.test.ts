@@ -4,7 +4,7 @@ import N3 from 'n3';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../shared/errors.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
-import { derivedParent, httpDateToMs } from './adapter-support.js';
+import { derivedParent, httpDateToMs } from './upstream-exchange.js';
 import { fixityFromRdf } from './fedora-fixity.js';
 import { checkedLabel, generatedLabel, labelUri, versionsFromLabels } from './fedora-label-versions.js';
 import { UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';

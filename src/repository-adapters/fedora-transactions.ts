@@ -1,5 +1,5 @@
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
-import { httpDateToMs } from './adapter-support.js';
+import { httpDateToMs } from './upstream-exchange.js';
 import type { TransactionFacet, TransactionInfo, TransactionRef } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
 

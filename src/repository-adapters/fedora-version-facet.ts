@@ -1,5 +1,5 @@
 import type { Quad } from '@rdfjs/types';
-import { DESCRIBE_ACCEPT, createdUri, hasTypeLink, httpDateToMs, readRdf } from './adapter-support.js';
+import { DESCRIBE_ACCEPT, createdUri, hasTypeLink, httpDateToMs, readRdf } from './upstream-exchange.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import {
   encodeLabel,

@@ -1,7 +1,7 @@
 import type { Quad } from '@rdfjs/types';
 import type { LinkValue } from '../linked-data/http/link.js';
 import { BadRequestError } from '../shared/errors.js';
-import { httpDateToMs, sameResource } from './adapter-support.js';
+import { httpDateToMs, sameResource } from './upstream-exchange.js';
 import { FEDORA, LDP, MEMENTO } from '../linked-data/rdf/vocab.js';
 import type { VersionInfo } from './repository-adapter.js';
 

@@ -21,7 +21,7 @@ import {
   sameEtag,
   sameResource,
   type PatchCondition,
-} from './adapter-support.js';
+} from './upstream-exchange.js';
 import { dispositionFilename, formatDisposition } from '../linked-data/http/content-disposition.js';
 import { mediaTypeOf } from '../linked-data/http/content-type.js';
 import { isRdfMediaType, RDF_ACCEPT, UPSTREAM_ANSWER } from '../linked-data/rdf/media-types.js';

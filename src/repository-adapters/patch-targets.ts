@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { DESCRIBE_ACCEPT } from './adapter-support.js';
+import { DESCRIBE_ACCEPT } from './upstream-exchange.js';
 import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
 
 /**

@@ -1,4 +1,4 @@
-import { messageOf } from './adapter-support.js';
+import { messageOf } from './upstream-exchange.js';
 import type { VerificationResult } from './repository-adapter.js';
 import { discard, type RepositoryHttpClient, type UpstreamResponse } from './repository-http-client.js';
 

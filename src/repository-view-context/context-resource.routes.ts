@@ -6,7 +6,7 @@ import { payloadOf } from '../http/schemas.js';
 import { formatDisposition } from '../linked-data/http/content-disposition.js';
 import { BadRequestError } from '../shared/errors.js';
 import { contextSchema } from './context.api.js';
-import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-support.js';
+import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-shared.js';
 import type { ContextService } from './context.service.js';
 
 const CONTEXT = payloadOf('RepositoryViewContext', contextSchema);

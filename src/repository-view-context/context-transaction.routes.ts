@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
 import { emptySuccess, success } from '../http/envelope.js';
 import { payloadOf } from '../http/schemas.js';
-import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-support.js';
+import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-shared.js';
 import type { ContextService } from './context.service.js';
 
 const DETAILS = payloadOf('TransactionDetails', {

@@ -7,7 +7,7 @@ import { payloadOf } from '../http/schemas.js';
 import { contextSchema, tripleSchema } from './context.api.js';
 import type { ContextService, ContextSession } from './context.service.js';
 import { contextResourceRoutes } from './context-resource.routes.js';
-import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-support.js';
+import { PREFIX, schemaFor, sessionOf, type ContextRequest } from './context-route-shared.js';
 import { contextTransactionRoutes } from './context-transaction.routes.js';
 
 const CONTEXT = payloadOf('RepositoryViewContext', contextSchema);

@@ -29,7 +29,7 @@ export interface RepositoryDeps {
   readonly log: FastifyBaseLogger;
   /** Runs SPARQL Updates in worker threads, with a time and a solution limit. */
   readonly updates: SparqlUpdateRunner;
-  /** Writes to one path in this process, one at a time (write-support.ts `retrying`). */
+  /** Writes to one path in this process, one at a time (write-steps.ts `retrying`). */
   readonly writers: KeyedQueue;
 }
 

@@ -7,7 +7,7 @@ import { sendRdf } from './rdf-representation.js';
 import { getResource } from './resource-reads.js';
 import { patch, put } from './resource-writes.js';
 import { acceptUserTriples, currentServerManaged, lenient, parseBody } from './write-input.js';
-import { retrying, write } from './write-support.js';
+import { retrying, write } from './write-steps.js';
 
 // A binary's description (fcr:metadata): read, replaced with PUT, patched with SPARQL Update.
 

@@ -30,7 +30,7 @@ import {
   slugSegment,
   storeContent,
 } from './write-input.js';
-import { created, MAX_WRITE_ATTEMPTS, newRecord, retrying, retryingFrom, write } from './write-support.js';
+import { created, MAX_WRITE_ATTEMPTS, newRecord, retrying, retryingFrom, write } from './write-steps.js';
 
 // Writing resources: POST (create a child), PUT (create or replace), PATCH (SPARQL Update), DELETE.
 

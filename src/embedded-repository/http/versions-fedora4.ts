@@ -11,7 +11,7 @@ import { RepositoryError } from './errors.js';
 import { sendQuads } from './rdf-representation.js';
 import { serverManagedQuads, typeLinks, userQuads } from './render.js';
 import { labelOfSegment, versionIri, versionKey, versionLabel } from './version-labels.js';
-import { retryingFrom, write } from './write-support.js';
+import { retryingFrom, write } from './write-steps.js';
 
 // Fedora 4.x labelled versions (fedora-api.md §1.7 "4.x"), for the FEDORA_4 dialect: POST fcr:versions
 // with a Slug label, the list with fedora:hasVersion/hasVersionLabel, GET/PATCH (revert)/DELETE of
