@@ -130,12 +130,8 @@ export async function tokenFor(username = 'admin', password = adminPassword()): 
   return token;
 }
 
-/**
- * A new user with ROLE_CURATOR, made a curator of the view named `viewName` (its other curators kept):
- * what a curator does in the workbench is tested signed in as one, never as the administrator.
- */
-export async function curatorOf(viewName: string): Promise<{ username: string; password: string }> {
-  const admin = await tokenFor();
+/** A new user with ROLE_CURATOR (of no view yet), created by the administrator through the API. */
+export async function newCurator(): Promise<{ id: number; username: string; password: string }> {
   const username = unique('curator');
   const password = 'curator-e2e-password';
   const created = await apiCall(
@@ -149,10 +145,20 @@ export async function curatorOf(viewName: string): Promise<{ username: string; p
       lastName: 'Tor',
       email: `${username}@example.org`,
     },
-    admin,
+    await tokenFor(),
   );
   const id = (created.payload.User as { id?: number } | undefined)?.id;
   if (id === undefined) throw new Error(`cannot create ${username}: ${created.meta.message}`);
+  return { id, username, password };
+}
+
+/**
+ * A new user with ROLE_CURATOR, made a curator of the view named `viewName` (its other curators kept):
+ * what a curator does in the workbench is tested signed in as one, never as the administrator.
+ */
+export async function curatorOf(viewName: string): Promise<{ username: string; password: string }> {
+  const admin = await tokenFor();
+  const { id, username, password } = await newCurator();
   const views = (await apiCall('GET', '/repository-view', undefined, admin)).payload.LinkedList as {
     id: number;
     name: string;

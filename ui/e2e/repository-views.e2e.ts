@@ -14,6 +14,7 @@ import {
   tokenFor,
   unique,
   useBrowser,
+  newCurator,
 } from './fixtures';
 
 /** axe once transitions (a dialog fading in, hover colours) have finished. */
@@ -144,22 +145,7 @@ describe('repository views for a curator', () => {
 
   it('a curator sees only the views they curate, may edit them, and has no New or Delete', async () => {
     const admin = await tokenFor();
-    const username = unique('curator');
-    const password = 'curator-password-1';
-    const created = await apiCall(
-      'POST',
-      '/user/create',
-      {
-        username,
-        password,
-        role: 'ROLE_CURATOR',
-        firstName: 'Cura',
-        lastName: 'Tor',
-        email: `${username}@example.org`,
-      },
-      admin,
-    );
-    const userId = (created.payload.User as { id: number }).id;
+    const { id: userId, username, password } = await newCurator();
     const mine = unique('Curated');
     const other = unique('NotMine');
     for (const [name, curators] of [
