@@ -149,6 +149,11 @@ export interface SearchIndexStore {
   remove(viewId: number, iris: readonly string[]): Promise<void>;
   /** Removes every document of the view. */
   clear(viewId: number): Promise<void>;
+  /**
+   * Removes the view's documents at or below `within` (null: all) last written before `time` (epoch ms):
+   * the sweep that ends an INDEX job, dropping what its walk no longer found. Returns how many went.
+   */
+  removeIndexedBefore(viewId: number, within: string | null, time: number): Promise<number>;
   /** Number of documents the view has. */
   count(viewId: number): Promise<number>;
   /** A page of hits, the total and the facets over every hit. Throws `InvalidQueryError` past the regex bounds. */
