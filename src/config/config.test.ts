@@ -180,4 +180,13 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_RENDER_CACHE_MIB must be an integer from 0 to 65536, got "-1"/,
     );
   });
+
+  it('runs the search feed unless SCRIPTORIUM_SEARCH_FEED turns it off', () => {
+    expect(loadConfig({}).searchFeed).toBe(true);
+    expect(loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'off' }).searchFeed).toBe(false);
+    expect(loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'on' }).searchFeed).toBe(true);
+    expect(() => loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'sometimes' })).toThrow(
+      /SCRIPTORIUM_SEARCH_FEED must be true or false, got "sometimes"/,
+    );
+  });
 });
