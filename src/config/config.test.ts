@@ -181,6 +181,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the bounds of a search’s regular expression', () => {
+    expect(loadConfig({})).toMatchObject({ searchRegexMaxValues: 200_000, searchRegexMaxMillis: 2_000 });
+    expect(
+      loadConfig({ SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES: '5000', SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS: '250' }),
+    ).toMatchObject({ searchRegexMaxValues: 5000, searchRegexMaxMillis: 250 });
+    expect(() =>
+      loadConfig({ SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES: '0', SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS: 'long' }),
+    ).toThrow(
+      /SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES must be an integer from 1 to 100000000, got "0"[\s\S]*SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS must be an integer from 10 to 600000, got "long"/,
+    );
+  });
+
   it('runs the search feed unless SCRIPTORIUM_SEARCH_FEED turns it off', () => {
     expect(loadConfig({}).searchFeed).toBe(true);
     expect(loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'off' }).searchFeed).toBe(false);

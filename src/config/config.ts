@@ -100,6 +100,13 @@ export interface Config {
    */
   readonly renderCacheMiB: number;
   /**
+   * The bounds of a search's regular-expression term (DECISIONS.md §12, "time- and row-bounded"): the
+   * most values one such term may examine (200 000) and the longest it may match, in milliseconds (2 000);
+   * past either the query is INVALID (narrow it).
+   */
+  readonly searchRegexMaxValues: number;
+  readonly searchRegexMaxMillis: number;
+  /**
    * Whether this instance runs the search feed that indexes the embedded repository's writes (DECISIONS.md
    * §12; SCRIPTORIUM_SEARCH_FEED, default on). Off, writes are still queued for indexing (in the database,
    * by triggers) and any instance with the feed on, or this one once it is on again, indexes them.
@@ -236,6 +243,8 @@ export function loadConfig(env: Env): Config {
     jobLeaseSeconds: integer('SCRIPTORIUM_JOB_LEASE_SECONDS', 30, 3, 3_600),
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
+    searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
+    searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),
     searchFeed: flag('SCRIPTORIUM_SEARCH_FEED', true),
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
   };

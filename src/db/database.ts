@@ -18,6 +18,11 @@ import type {
   RepositoryViewTable,
   SeedTable,
 } from '../repository-views/repository-view.table.js';
+import type {
+  SearchDocumentTable,
+  SearchFieldTable,
+  SearchTypeTable,
+} from '../search/index/search-index.table.js';
 import type { SearchPendingTable, SearchViewTable } from '../search/search-feed.table.js';
 import type { UserTable } from '../users/user.table.js';
 
@@ -43,6 +48,9 @@ export interface Database {
   curation_jobs: CurationJobTable;
   curation_job_items: CurationJobItemTable;
   event_tickets: EventTicketTable;
+  search_documents: SearchDocumentTable;
+  search_fields: SearchFieldTable;
+  search_types: SearchTypeTable;
   search_pending: SearchPendingTable;
   search_views: SearchViewTable;
 }
