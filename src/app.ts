@@ -48,6 +48,9 @@ import { RepositoryViewService } from './repository-views/repository-view.servic
 import { RepositoryViewStore } from './repository-views/repository-view.store.js';
 import { verificationRoutes } from './repository-views/verification.routes.js';
 import { resolveSecret } from './config/secret.js';
+import { createSearchIndexStore } from './search/index/search-index.store.js';
+import { EmbeddedFeed } from './search/indexing/embedded-feed.js';
+import { inProcessBase } from './search/indexing/embedded-views.js';
 import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
 import { SchemaService } from './schemas/schema.service.js';
@@ -182,6 +185,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           await prepareStorage(repository.store, repository.binaries, repository.credentials.username),
         );
 
+  // The search index of every view (DECISIONS.md §12, issue 28).
+  const searchIndex = createSearchIndexStore(db, dialect);
+
   const dataVersion = dataVersionOf(db);
   const app = await createHttpServer({
     config,
@@ -224,10 +230,32 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     repository === undefined || rest === undefined
       ? undefined
       : startTransactionReaper(repository.store, rest.release, app.log);
+  // The embedded repository's writes reach the index of its views within 2 s (SCRIPTORIUM_SEARCH_FEED).
+  const feed =
+    repository === undefined || !config.searchFeed
+      ? undefined
+      : new EmbeddedFeed({
+          db,
+          dialect,
+          index: searchIndex,
+          dataVersion,
+          baseOf: inProcessBase(local),
+          log: app.log,
+        });
+  // Which views are on the embedded repository changes with the views, and once the server listens (its
+  // listening address is then known to be this process's).
+  const viewChanges = feed?.followViews(events.hub);
+  if (feed !== undefined)
+    app.addHook('onListen', (done) => {
+      feed.viewsChanged();
+      done();
+    });
   // Every agent, timer and thread the app owns stops here, the database last.
   app.addHook('onClose', async () => {
     // Jobs first: a running one still talks to the repository and the database.
     await jobs.stop();
+    viewChanges?.unsubscribe();
+    await feed?.stop();
     local?.detach();
     await reaper?.stop();
     await repository?.updates.close();
@@ -250,6 +278,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
     }
     await jobs.start();
+    // After the default view exists: its first indexing starts at once.
+    feed?.start();
   } catch (error) {
     await app.close();
     throw error;
