@@ -83,7 +83,7 @@ export class EmbeddedFeed {
   private readonly want = { sync: false, drain: false };
   private readonly deleted = new Set<number>();
   /** Failed passes per queue entry (by seq) of a document the index refused. */
-  private readonly refused = new Map<number, number>();
+  private refused = new Map<number, number>();
   private pumping: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private failures = 0;
@@ -296,26 +296,28 @@ export class EmbeddedFeed {
     }
     const refused = new Set<number>();
     for (const [viewId, write] of writes) await this.write(viewId, write, refused);
-    const done: number[] = [];
+    const done: PendingPath[] = [];
+    const counts = new Map<number, number>();
     for (const item of batch) {
       if (!refused.has(item.seq)) {
-        this.refused.delete(item.seq);
-        done.push(item.seq);
+        done.push(item);
         continue;
       }
       const attempts = (this.refused.get(item.seq) ?? 0) + 1;
       if (attempts < this.settings.poisonAttempts) {
-        this.refused.set(item.seq, attempts);
+        counts.set(item.seq, attempts);
         continue;
       }
-      this.refused.delete(item.seq);
       this.deps.log.warn(
         { path: item.path, attempts },
         'search feed: the index keeps refusing the document of a resource; dropped until its next write',
       );
-      done.push(item.seq);
+      done.push(item);
     }
-    await this.pending.done(executor, done);
+    // Only the entries refused in this pass are remembered (a refused entry is at the head of the queue,
+    // so it is in the next pass; one written again since has a new seq and starts over).
+    this.refused = counts;
+    await this.pending.settle(executor, done);
     return { fetched: batch.length, done: done.length };
   }
 

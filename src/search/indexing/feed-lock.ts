@@ -17,8 +17,10 @@ export type FeedLock = <T>(work: (executor: Kysely<Database>) => Promise<T>) => 
  * connection, so a killed instance never leaves it held. The work's queue reads and deletes run in that
  * transaction, the index store's writes on their own connections.
  * SQLite: the database itself (one connection per process, which the index store's own transactions
- * need, so no transaction can be held around the work). One process is expected to run the feed on a
- * SQLite file.
+ * need, so no transaction can be held around the work). Two processes on one SQLite file may then pass
+ * at once; the queue's `settle` queues again what the other took meanwhile, so the index still ends at
+ * every path's latest version (a view's first indexing is not guarded there: start views on a shared
+ * SQLite file from one process).
  */
 export function feedLock(db: Kysely<Database>, dialect: SqlDialect): FeedLock {
   if (dialect === 'sqlite') return (work) => work(db);

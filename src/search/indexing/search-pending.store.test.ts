@@ -186,7 +186,7 @@ describe(`the search feed's queue on ${testDialect}`, () => {
     expect(await pendingPaths(db)).toEqual([child]);
   });
 
-  it('moves a queued path to the back when it is written again, and deletes only rows still at the seq read', async () => {
+  it('moves a queued path to the back when it is written again, and settles only entries still at the seq read', async () => {
     expect(await status('PUT', '/s1')).toBe(201);
     expect(await status('PUT', '/s2')).toBe(201);
     const first = await store.batch(db, 10);
@@ -198,15 +198,28 @@ describe(`the search feed's queue on ${testDialect}`, () => {
     expect(second.map((item) => item.path)).toEqual(['', 's2', 's1']);
     expect(new Set(second.map((item) => item.seq)).size).toBe(3);
 
-    await store.done(
-      db,
-      first.map((item) => item.seq),
-    );
+    await store.settle(db, first);
     expect(await pendingPaths(db)).toEqual(['s1']);
-    expect(await store.batch(db, 1)).toEqual([second[2]]);
+    const [again] = await store.batch(db, 1);
+    expect(again).toEqual(second[2]);
     expect(await store.any(db)).toBe(true);
-    await store.done(db, [second[2]?.seq ?? -1]);
+    await store.settle(db, again === undefined ? [] : [again]);
     expect(await store.any(db)).toBe(false);
+  });
+
+  it('queues again a path whose entry another feed took meanwhile (it may have indexed a newer version first)', async () => {
+    expect(await status('PUT', '/taken')).toBe(201);
+    const read = (await store.batch(db, 10)).filter((item) => item.path === 'taken');
+    expect(read).toHaveLength(1);
+    // Another feed read the entry after a newer write and finished with it before this one.
+    expect(await status('PATCH', '/taken', sparql(`INSERT DATA { <> <${TITLE}> "newer" }`))).toBe(204);
+    const taken = (await store.batch(db, 10)).filter((item) => item.path === 'taken');
+    await store.settle(db, taken);
+    expect(await pendingPaths(db)).not.toContain('taken');
+
+    await store.settle(db, read);
+    const requeued = (await store.batch(db, 10)).filter((item) => item.path === 'taken');
+    expect(requeued).toHaveLength(1);
   });
 
   it('queues a subtree once, keeping the place of a path already queued', async () => {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, SqlDialect } from '../../db/database.js';
 import { subtree } from '../../embedded-repository/store/write-ops.js';
+import { inTransaction } from './feed-lock.js';
 
 export interface PendingPath {
   readonly path: string;
@@ -33,24 +34,56 @@ export class SearchPendingStore {
   }
 
   /**
-   * Deletes the rows read as `seqs`, those still at that seq: a path written again since has a new seq and
-   * stays queued. On PostgreSQL a row a writer holds (its write not committed yet) is left for the next
-   * pass rather than waited for: the feed never waits on a writer, so it cannot deadlock with one.
+   * Ends the indexing of `items` (as `batch` read them): deletes the entries still at the seq read, so a path
+   * written again since stays queued with its new seq. An entry that is gone altogether was taken by
+   * another feed meanwhile (two processes on one SQLite file; PostgreSQL's lock keeps feeds apart), which
+   * may have indexed a newer version before this one wrote its older one: such a path is queued again, so
+   * the index ends at the latest version whatever the order of the two writes. On PostgreSQL an entry a
+   * writer holds (its write not committed yet) is left for the next pass rather than waited for: the feed
+   * never waits on a writer, so it cannot deadlock with one. One transaction (the caller's, or its own).
    */
-  async done(executor: Kysely<Database>, seqs: readonly number[]): Promise<void> {
-    if (seqs.length === 0) return;
-    if (this.dialect === 'postgres') {
-      await sql`
-        delete from search_pending where seq in (
-          select seq from search_pending where seq = any(${[...seqs]}::bigint[]) for update skip locked)`.execute(
-        executor,
+  async settle(executor: Kysely<Database>, items: readonly PendingPath[]): Promise<void> {
+    if (items.length === 0) return;
+    await inTransaction(executor, async (trx) => {
+      const seqs = items.map((item) => item.seq);
+      const deleted =
+        this.dialect === 'postgres'
+          ? await sql<{ seq: number }>`
+              delete from search_pending where seq in (
+                select seq from search_pending where seq = any(${seqs}::bigint[]) for update skip locked)
+              returning seq`.execute(trx)
+          : {
+              rows: await trx
+                .deleteFrom('search_pending')
+                .where('seq', 'in', seqs)
+                .returning('seq')
+                .execute(),
+            };
+      if (deleted.rows.length === items.length) return;
+      const settled = new Set(deleted.rows.map((row) => row.seq));
+      const unsettled = items.filter((item) => !settled.has(item.seq)).map((item) => item.path);
+      const present = new Set(
+        (await trx.selectFrom('search_pending').select('path').where('path', 'in', unsettled).execute()).map(
+          (row) => row.path,
+        ),
       );
-      return;
-    }
-    await executor
-      .deleteFrom('search_pending')
-      .where('seq', 'in', [...seqs])
-      .execute();
+      const gone = unsettled.filter((path) => !present.has(path));
+      if (gone.length > 0) await this.queue(trx, gone);
+    });
+  }
+
+  /** Queues these paths (not queued now) after everything queued. */
+  private async queue(trx: Kysely<Database>, paths: readonly string[]): Promise<void> {
+    const next =
+      this.dialect === 'postgres'
+        ? sql<number>`nextval('search_pending_seq')`
+        : sql<number>`(select coalesce(max(seq), 0) + 1 from search_pending)`;
+    for (const path of paths)
+      await trx
+        .insertInto('search_pending')
+        .values({ path, seq: next })
+        .onConflict((conflict) => conflict.column('path').doNothing())
+        .execute();
   }
 
   /**
