@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
@@ -240,7 +241,45 @@ describe(`the search feed on ${testDialect}`, () => {
     expect(await eventually(async () => (await pendingPaths(db)).length === 0, 10_000)).toBe(true);
     expect(await findWord(index, defaultView, 'pangolin')).toEqual([`${ROOT}accepted`]);
   });
+
+  it('indexes a view on the address the server listens on, once it listens there', async () => {
+    const port = await freePort();
+    const rootUri = `http://127.0.0.1:${String(port)}/rest/`;
+    const credentials = resolveRepositoryCredentials(t.config);
+    const created = body(
+      await sendJson(t.app, 'POST', '/repository-view', {
+        type: 'FEDORA',
+        name: 'By the listening address',
+        rootUri,
+        username: credentials.username,
+        password: credentials.password,
+      }),
+    );
+    expect(created.meta.status).toBe('SUCCESS');
+    const viewId = (created.payload.RepositoryView as { id: number }).id;
+    // Not listening yet: nothing tells this process the address is its own.
+    expect(await eventually(async () => (await views.state(viewId)) !== undefined)).toBe(true);
+    expect((await views.state(viewId))?.embeddedBase).toBeNull();
+
+    await t.app.listen({ port, host: '127.0.0.1' });
+    expect(await found(viewId, 'palimpsest', [`${rootUri}old`])).toBe(true);
+    expect((await views.state(viewId))?.embeddedBase).toBe(rootUri);
+  });
 });
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
 
 /** A document with its lists in a fixed order (the two sources list statements in their own orders). */
 function normalized(document: SearchDocument | undefined) {

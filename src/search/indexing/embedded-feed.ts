@@ -218,7 +218,8 @@ export class EmbeddedFeed {
   /** The short poll: a drain only when the change signal's token moved since the last one began. */
   private async poll(): Promise<void> {
     if (this.stopped || this.pumping !== undefined) return;
-    const token = await this.deps.dataVersion.current();
+    // A signal that cannot be read is one that may have moved.
+    const token = await this.deps.dataVersion.current().catch(() => undefined);
     if (token === undefined || token !== this.lastToken) this.request('drain');
   }
 
