@@ -96,6 +96,12 @@ export interface IndexQuery {
   readonly sort: SearchSort;
   readonly offset: number;
   readonly limit: number;
+  /**
+   * False: the facets are left empty and only the total is counted. A container's children paged by name
+   * (`depth=1&sort=name`) need no facets, and counting them over 100 000 children costs far more than the
+   * page. Absent: true.
+   */
+  readonly facets?: boolean;
 }
 
 export interface FacetCount {
@@ -159,11 +165,7 @@ export interface SearchIndexStore {
   /** A page of hits, the total and the facets over every hit. Throws `InvalidQueryError` past the regex bounds. */
   search(query: IndexQuery, bounds: RegexBounds): Promise<IndexResults>;
   /** Every IRI the terms match in the scope, in IRI order, streamed in pages (QUERY-scoped jobs). */
-  matching(
-    scope: SearchScope,
-    terms: readonly QueryTerm[],
-    bounds: RegexBounds,
-  ): AsyncIterable<string>;
+  matching(scope: SearchScope, terms: readonly QueryTerm[], bounds: RegexBounds): AsyncIterable<string>;
   /** The IRIs of the view's documents with a field (`predicate`, `iri` as an IRI object). */
   naming(viewId: number, predicate: string, iri: string): Promise<string[]>;
   /** Name and binary flag of each IRI the view's index holds (children lists, breadcrumbs). */

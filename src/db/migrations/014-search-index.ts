@@ -53,7 +53,7 @@ export function searchIndexMigration(dialect: SqlDialect) {
       await db.schema
         .createIndex('search_documents_parent')
         .on('search_documents')
-        .columns(['view_id', 'parent', 'name_key'])
+        .columns(['view_id', 'parent', 'name_key', 'iri'])
         .execute();
       // Newest first, undated last (SQLite puts nulls last in descending order by itself).
       await sql
@@ -65,7 +65,7 @@ export function searchIndexMigration(dialect: SqlDialect) {
       await db.schema
         .createIndex('search_documents_name')
         .on('search_documents')
-        .columns(['view_id', 'name_key'])
+        .columns(['view_id', 'name_key', 'iri'])
         .execute();
 
       await db.schema

@@ -371,6 +371,20 @@ describe('hits, facets and snippets', () => {
     }
   });
 
+  it('without facets: the same total and page, empty facet lists', async () => {
+    const terms = [word('bridge', { negated: true })];
+    const within = CONTAINERS[8];
+    const full = await store.search(query(terms, { within, childrenOnly: true, limit: 10 }), BOUNDS);
+    const bare = await store.search(
+      { ...query(terms, { within, childrenOnly: true, limit: 10 }), facets: false },
+      BOUNDS,
+    );
+    expect(bare.total).toBe(expected(terms, within, true).length);
+    expect(bare.hits).toEqual(full.hits);
+    expect(bare.facets).toEqual({ types: [], predicates: [], mimeTypes: [] });
+    expect(full.facets.predicates.length).toBeGreaterThan(0);
+  });
+
   it('a snippet shows the text as written with the matched words marked; none without words', async () => {
     const { hits } = await store.search(query([word('eglise')], { limit: 50 }), BOUNDS);
     for (const hit of hits) {
