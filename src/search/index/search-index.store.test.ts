@@ -254,11 +254,14 @@ describe('terms joined by AND', () => {
 });
 
 describe('scope', () => {
-  it('a container and everything below it, not its siblings that share its IRI prefix (c1 and c10)', async () => {
+  it('a container and everything below it, not its siblings that share its IRI prefix (c1, c10, c1-annex)', async () => {
     const c1 = CONTAINERS[1]!;
     await expectSame([], c1);
     await expectSame([word('bridge')], c1);
     expect(expected([], c1).some((iri) => iri.startsWith(`${ROOT}/c10`))).toBe(false);
+    expect(expected([], c1)).not.toContain(`${ROOT}/c1-annex`);
+    expect(expected([], c1)).not.toContain(`${ROOT}/c1.json`);
+    expect(A.map((d) => d.iri)).toContain(`${ROOT}/c1-annex`);
     expect(expected([], `${ROOT}/c1`)).toEqual(expected([], c1));
   });
 

@@ -344,7 +344,9 @@ function scopeConditions(scope: SearchScope): RawBuilder<boolean> {
   // container's IRI may already end in '/'. Text order is code-point order (collate "C" on PostgreSQL).
   const below = within.endsWith('/') ? within : `${within}/`;
   const end = `${below.slice(0, -1)}0`;
-  return sql<boolean>`${view} and (d.iri = ${within} or (d.iri >= ${below} and d.iri < ${end}))`;
+  // One range the index can walk (`within` sorts before `within/`), then what lies between them
+  // (`within-old`, `within.txt`) left out.
+  return sql<boolean>`${view} and d.iri >= ${within} and d.iri < ${end} and (d.iri = ${within} or d.iri >= ${below})`;
 }
 
 function negate(negated: boolean, condition: RawBuilder<boolean>): RawBuilder<boolean> {
