@@ -71,7 +71,7 @@ const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
   let word = '';
   let n = i + 17;
   while (n > 0) {
-    word += SYLLABLES[n % SYLLABLES.length];
+    word += SYLLABLES[n % SYLLABLES.length]!;
     n = Math.floor(n / SYLLABLES.length);
   }
   return word;
@@ -292,16 +292,33 @@ async function run(kind: 'sqlite' | 'postgres', docs: SearchDocument[], runs: nu
         bounds,
       ),
     );
+    await time('children of big, by name, no facets', runs, () =>
+      store.search(
+        q([], { sort: 'name', facets: false, scope: { viewId: view.id, within: BIG, childrenOnly: true } }),
+        bounds,
+      ),
+    );
+    await time('children of big, by name, page 1000, no facets', runs, () =>
+      store.search(
+        q([], {
+          sort: 'name',
+          offset: 25_000,
+          facets: false,
+          scope: { viewId: view.id, within: BIG, childrenOnly: true },
+        }),
+        bounds,
+      ),
+    );
     await time('whole view, newest first', runs, () => store.search(q([]), bounds));
     await time('matching: all of c3 (QUERY scope)', Math.min(runs, 5), async () => {
-      let n = 0;
-      for await (const _ of store.matching(
+      const iris: string[] = [];
+      for await (const iri of store.matching(
         { viewId: view.id, within: `${ROOT}/c3`, childrenOnly: false },
         [],
         bounds,
       ))
-        n++;
-      return { total: n };
+        iris.push(iri);
+      return { total: iris.length };
     });
   } finally {
     await done();
