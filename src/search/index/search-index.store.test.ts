@@ -643,6 +643,17 @@ describe('writing', () => {
     expect((await inC([word('keeper:*')])).total).toBe(1);
   });
 
+  it('text written decomposed (NFD) or in Greek capitals is found by its folded words and marked whole', async () => {
+    const title = 'Le Cafe\u0301 de Flore, ΟΔΟΣ Σταδίου, Straße';
+    await store.upsert(viewC(), [
+      { ...base, name: title, fields: [{ predicate: TITLE, value: title, language: null, isIri: false }] },
+    ]);
+    for (const w of ['café', 'CAFE', 'οδος', 'ΟΔΟΣ', 'σταδιου', 'straße'])
+      expect((await inC([word(w, { predicate: TITLE })])).total, w).toBe(1);
+    const { hits } = await inC([word('cafe')]);
+    expect(hits[0]!.snippet).toContain('**Cafe\u0301**');
+  });
+
   it('a snippet of a long text is cut around the match, marked as cut', async () => {
     const long = `${'Lorem ipsum dolor sit amet. '.repeat(30)}The Éléphant arrived. ${'Consectetur adipiscing elit. '.repeat(30)}`;
     await store.upsert(viewC(), [
