@@ -18,11 +18,7 @@ import type {
   RepositoryViewTable,
   SeedTable,
 } from '../repository-views/repository-view.table.js';
-import type {
-  SearchDocumentTable,
-  SearchFieldTable,
-  SearchTypeTable,
-} from '../search/index/search-index.table.js';
+import type { SearchDocumentTable, SearchFieldTable } from '../search/index/search-index.table.js';
 import type { UserTable } from '../users/user.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
@@ -49,7 +45,6 @@ export interface Database {
   event_tickets: EventTicketTable;
   search_documents: SearchDocumentTable;
   search_fields: SearchFieldTable;
-  search_types: SearchTypeTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -39,7 +39,6 @@ export const QUIET_TABLES = [
   // Migration 014: the search index is read fresh by every search; nothing keeps it.
   'search_documents',
   'search_fields',
-  'search_types',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';
