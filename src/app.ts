@@ -50,6 +50,9 @@ import { verificationRoutes } from './repository-views/verification.routes.js';
 import { resolveSecret } from './config/secret.js';
 import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
+import { createSearchIndexStore } from './search/index/search-index.store.js';
+import { searchRoutes } from './search/search.routes.js';
+import { SearchService } from './search/search.service.js';
 import { SchemaService } from './schemas/schema.service.js';
 import { SchemaStore } from './schemas/schema.store.js';
 import { VocabularyFetcher } from './schemas/vocabulary-fetcher.js';
@@ -143,6 +146,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     events: events.bus,
     renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },
   });
+  // Search (issue 28, DECISIONS.md §12): the view's index, searched by GET …/search and by QUERY/MEMBERS jobs.
+  const searchIndex = createSearchIndexStore(db, dialect);
+  const search = new SearchService({
+    index: searchIndex,
+    // When a view was last indexed in full is kept by the indexing side (search-feed/search-jobs): until it
+    // is wired here, no time is claimed.
+    indexedAt: () => Promise.resolve(null),
+    viewOf: async (viewId) => {
+      const view = await viewStore.findById(viewId);
+      if (view === undefined) return undefined;
+      const all = await schemas.list();
+      return {
+        rootUri: view.rootUri,
+        schemas: view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id)),
+      };
+    },
+    regex: { maxValues: config.searchRegexMaxValues, maxMillis: config.searchRegexMaxMillis },
+  });
   // Curation jobs (issue 12): queued in this process on SQLite, through pg-boss (shared by every instance)
   // on PostgreSQL; recovery resumes those a restart or a dead instance interrupted.
   const jobs = createCurationJobs({
@@ -200,6 +221,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       repositoryViewRoutes(views),
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      searchRoutes(views, search),
       jobs.routes,
       eventRoutes({
         hub: events.hub,
