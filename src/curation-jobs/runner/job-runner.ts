@@ -4,7 +4,8 @@ import { NO_EVENTS } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
 import type { CurationJobStore } from '../curation-job.store.js';
 import { PHASE_OF } from '../job-states.js';
-import type { JobTarget } from '../work/job-work.js';
+import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
+import type { JobIndexing, JobTarget } from '../work/job-work.js';
 import { runScope } from '../work/run-scope.js';
 import { writeChanges } from '../work/write-changes.js';
 import { JobAttempt, type JobWork } from './job-attempt.js';
@@ -22,6 +23,10 @@ export interface JobRunnerDependencies {
   readonly work?: Partial<JobWork>;
   /** Where failures that end no job are told (a lost heartbeat, a failed release). */
   readonly warn?: (message: string) => void;
+  /** The search index INDEX jobs write (DECISIONS.md §12); absent: INDEX jobs fail saying so. */
+  readonly indexing?: JobIndexing;
+  /** Told of what an apply or undo wrote, so the view's search index follows. */
+  readonly upkeep?: IndexUpkeep;
 }
 
 export interface JobRunnerSettings {
@@ -112,6 +117,8 @@ export class JobRunner {
         maxResources: this.settings.maxResources,
         now: this.now,
         closing: () => this.closing,
+        indexing: this.deps.indexing,
+        upkeep: this.deps.upkeep,
       },
       job,
       lease,
