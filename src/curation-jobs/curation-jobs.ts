@@ -64,6 +64,7 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     {
       concurrency: config.jobConcurrency,
       maxResources: config.jobMaxResources,
+      indexMaxResources: config.indexJobMaxResources,
       leaseMs,
       // Names the process on the leases it holds, so whoever reads curation_jobs.lease_owner (an
       // operator, the two-process test) can tell which instance runs a job; the suffix keeps two apps

@@ -31,6 +31,8 @@ export interface AttemptDependencies {
   /** Requests in flight toward the repository at once. */
   readonly concurrency: number;
   readonly maxResources: number;
+  /** INDEX jobs: an index covers a whole repository, a MAPPING job what a curator reviews. */
+  readonly indexMaxResources: number;
   readonly now: () => number;
   /** True once the app is closing: the attempt stops at its next resource and leaves its job to be resumed. */
   readonly closing: () => boolean;
@@ -169,7 +171,7 @@ export class JobAttempt {
           scope: job.scope,
           operators,
           concurrency: deps.concurrency,
-          maxResources: deps.maxResources,
+          maxResources: job.kind === 'INDEX' ? deps.indexMaxResources : deps.maxResources,
         },
         target,
         {

@@ -33,6 +33,8 @@ export interface JobRunnerSettings {
   /** Requests in flight per job toward the repository. */
   readonly concurrency: number;
   readonly maxResources: number;
+  /** The most resources an INDEX job may index (a whole repository); default `maxResources`. */
+  readonly indexMaxResources?: number;
   readonly leaseMs: number;
   /** How often progress is flushed and the lease renewed; default min(1 s, lease / 3). */
   readonly heartbeatMs?: number;
@@ -115,6 +117,7 @@ export class JobRunner {
         operators: this.deps.operators,
         concurrency: this.settings.concurrency,
         maxResources: this.settings.maxResources,
+        indexMaxResources: this.settings.indexMaxResources ?? this.settings.maxResources,
         now: this.now,
         closing: () => this.closing,
         indexing: this.deps.indexing,

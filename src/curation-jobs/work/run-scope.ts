@@ -57,9 +57,14 @@ async function walkAndRecord<T>(
       if (sink.cancelled()) return { ended: 'CANCELLED' };
       seen += 1;
       if (seen > request.maxResources) {
+        // An INDEX job has written documents already: they stay, and nothing is swept.
+        const kept =
+          request.kind === 'INDEX'
+            ? 'the documents indexed so far stay and none was removed'
+            : 'nothing was written';
         return {
           ended: 'FAILED',
-          message: `The scope holds more than ${request.maxResources} resources (the limit of a curation job); nothing was written`,
+          message: `The scope holds more than ${request.maxResources} resources (the limit of ${request.kind === 'INDEX' ? 'an INDEX' : 'a curation'} job); ${kept}`,
         };
       }
       if (sink.isDone(entry.uri)) continue;
