@@ -93,7 +93,9 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'POST /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
   'PATCH /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
   'DELETE /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
-  // Search (DECISIONS.md §12): the index's status and its rebuild, for the view's curators (the service checks).
+  // Search (DECISIONS.md §12): as the context reads, ADMIN or a curator of that view (the service checks);
+  // also the index's status and its rebuild.
+  'GET /repository-view-context/:type/:repositoryViewId/search': 'ROLE_CURATOR',
   'GET /repository-view-context/:type/:repositoryViewId/search/status': 'ROLE_CURATOR',
   'POST /repository-view-context/:type/:repositoryViewId/search/reindex': 'ROLE_CURATOR',
 
