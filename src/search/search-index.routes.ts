@@ -5,12 +5,13 @@ import { principalOf } from '../http/access.js';
 import { success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf, type JsonSchema } from '../http/schemas.js';
 import { ContextParams } from '../repository-view-context/context.api.js';
+import { PREFIX as CONTEXT } from '../repository-view-context/context-route-shared.js';
 import type { SearchIndexService } from './search-index.service.js';
 
-const tags = ['search'];
+const tags = ['repository view context'];
 const STATUS = 'SearchIndexStatus';
 const JOB = 'CurationJob';
-const PREFIX = '/repository-view-context/:type/:repositoryViewId/search';
+const PREFIX = `${CONTEXT}/search`;
 
 interface ViewRequest {
   Params: Static<typeof ContextParams>;
