@@ -7,6 +7,7 @@ import { type OpenedView, type RepositoryViewService } from '../repository-views
 import type { CheckedBody } from '../shared/body-check.js';
 import { businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
+import { addQueryError } from '../search/query/query-invalid.js';
 import { InvalidQueryError, type ScopeFinder } from '../search/search.js';
 import {
   isListedScope,
@@ -269,7 +270,8 @@ export class CurationJobService {
       await hits.next();
     } catch (error) {
       if (!(error instanceof InvalidQueryError)) throw error;
-      collector.add('query', 'pattern', queryProblem(error));
+      // As GET …/search tells it: `pattern` names the problem and where, `position` is the offset alone.
+      addQueryError(collector, error, 'query');
       return;
     }
     await hits.return?.();
@@ -352,11 +354,6 @@ export function viewScopes(finder: ScopeFinder, viewId: number): ViewScopes {
 
 function noSearch(scope: JobScope): string {
   return `A ${scope}-scoped curation job needs search, which this service was started without`;
-}
-
-/** The parser's or the index's refusal, with where in the query it is. */
-export function queryProblem(error: InvalidQueryError): string {
-  return error.position === null ? error.message : `${error.message} (at position ${error.position})`;
 }
 
 /**
