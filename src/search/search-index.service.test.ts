@@ -202,8 +202,7 @@ describe('reindex', () => {
       (await sendJson(t.app, 'GET', `/curation-job/${job.id}`, undefined, { token: otherCurator.token }))
         .statusCode,
     ).toBe(404);
-    stalled.release();
-    await jobReaching(t, job.id, ['FAILED', 'COMPLETED', 'CANCELLED']).catch(() => undefined);
+    // (Closing the repository at the end lets its walk fail.)
   });
 
   it('rebuilds an embedded view too: an INDEX job of its root', async () => {
