@@ -166,7 +166,8 @@ export class ContextService {
       session.context.tx,
     );
     this.changed(session, 'CREATE', child, 'Resource created');
-    this.indexWritten(session, child);
+    // The container changed too (its last-modified time, on most repositories).
+    this.indexWritten(session, child, session.context.uri);
     return this.read(session);
   }
 
@@ -224,7 +225,7 @@ export class ContextService {
   ): Promise<RepositoryViewContext> {
     const binary = await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
     this.changed(session, 'CREATE', binary, 'File uploaded');
-    this.indexWritten(session, binary);
+    this.indexWritten(session, binary, session.context.uri);
     return this.read(session);
   }
 
@@ -238,7 +239,7 @@ export class ContextService {
       throw new ForbiddenError('Only an administrator may delete the root of a repository view');
     await session.opened.adapter.delete(session.context.uri, session.context.tx);
     this.changed(session, 'DELETE', session.context.uri, 'Resource deleted');
-    this.indexWritten(session, session.context.uri, true);
+    this.indexDeleted(session, session.context.uri);
     if (session.context.tx !== undefined)
       await requireFacet(session.opened.adapter, 'transactions').refresh(session.context.tx);
   }
@@ -310,9 +311,14 @@ export class ContextService {
     this.events.publish(contextEvent(session.opened.view.id, action, uri, text));
   }
 
-  /** Tells the search index of a resource written (or deleted) in this session (versions are not indexed). */
-  private indexWritten(session: ContextSession, uri: string, deleted = false): void {
-    this.upkeep.written(writtenView(session), { uris: [uri], deleted, txId: session.context.tx?.id });
+  /** Tells the search index of resources written in this session (versions are not indexed). */
+  private indexWritten(session: ContextSession, ...uris: string[]): void {
+    this.upkeep.written(writtenView(session), { uris, deleted: false, txId: session.context.tx?.id });
+  }
+
+  /** Tells the search index of a resource deleted in this session, with everything it contained. */
+  private indexDeleted(session: ContextSession, uri: string): void {
+    this.upkeep.written(writtenView(session), { uris: [uri], deleted: true, txId: session.context.tx?.id });
   }
 
   /** A body triple about the context itself (its subject may be given relative to the view's root). */
