@@ -6,7 +6,7 @@ import type { JobState } from './job-states.js';
  * applied atomically where the repository transacts, and undone. Times are epoch milliseconds. Its states
  * and their moves: job-states.ts.
  */
-export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
+export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Scopes a containment walk finds (DECISIONS.md §9): the context, its children, or everything below it. */
@@ -28,10 +28,13 @@ export function isListedScope(scope: JobScope): scope is ListedScope {
 }
 
 export interface JobProgress {
-  /** Resources (MAPPING) or binaries (FIXITY) found in scope so far; final once the walk ends. */
+  /** Resources (MAPPING, INDEX) or binaries (FIXITY) found in scope so far; final once the walk ends. */
   readonly total: number;
   readonly done: number;
-  /** MAPPING: resources whose metadata the operators change. FIXITY: binaries checked SUCCESS. */
+  /**
+   * MAPPING: resources whose metadata the operators change. FIXITY: binaries checked SUCCESS. INDEX:
+   * documents written into the view's search index.
+   */
   readonly changed: number;
   readonly failed: number;
 }
@@ -46,7 +49,7 @@ export interface CurationJob {
   readonly scope: JobScope;
   /** QUERY: the query (DECISIONS.md §12's language) whose hits are the scope; null for every other scope. */
   readonly query: string | null;
-  /** Operator ids, in the order they run (empty for FIXITY). */
+  /** Operator ids, in the order they run (empty for FIXITY and INDEX). */
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   /** The id of the user who started the job. */
