@@ -58,7 +58,6 @@ import { SearchViewStore } from './search/search-view.store.js';
 import { parseRoot } from './repository-adapters/uri-confinement.js';
 import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
-import { createSearchIndexStore } from './search/index/search-index.store.js';
 import { searchRoutes } from './search/search.routes.js';
 import { SearchService } from './search/search.service.js';
 import { SchemaService } from './schemas/schema.service.js';
@@ -170,7 +169,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     upkeep,
   });
   // Search (issue 28, DECISIONS.md §12): the view's index, searched by GET …/search and by QUERY/MEMBERS jobs.
-  const searchIndex = createSearchIndexStore(db, dialect);
   const search = new SearchService({
     index: searchIndex,
     // When a view was last indexed in full is kept by the indexing side (search-feed/search-jobs): until it
@@ -194,6 +192,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config,
     views,
     operators: operatorStore,
+    // QUERY and MEMBERS scopes find their resources through search (DECISIONS.md §12).
+    scopes: search,
     events: events.bus,
     warn: (message) => {
       warn(message);
