@@ -103,7 +103,6 @@ export class CurationJobService {
       if (body.get('dryRun') === true)
         collector.add('dryRun', 'type', 'An INDEX job does not preview: its dryRun must be false');
     }
-
     await this.checkScope(body, opened, contextUri);
 
     const value = body.value;
