@@ -202,12 +202,15 @@ beforeAll(async () => {
     rootUri: `${view.rootUri}elsewhere/`,
   };
 
-  await searchable(iri.letters!, 'austin', [iri['letters/a1']!, iri['letters/a2']!, iri['letters/box/a3']!]);
-  await searchable(view.rootUri, 'member', [
-    iri['elsewhere/m1']!,
-    iri['elsewhere/m2']!,
-    iri['elsewhere/m3']!,
-  ]);
+  // Everything written is searchable (the feed), before any job looks.
+  const all = (...paths: string[]) => paths.map((path) => iri[path]!);
+  await searchable(view.rootUri, 'austin', all('letters/a1', 'letters/a2', 'letters/box/a3', 'elsewhere/a4'));
+  await searchable(
+    view.rootUri,
+    'member',
+    all('elsewhere/m1', 'elsewhere/m2', 'elsewhere/m3', 'elsewhere/nm', 'collection/child'),
+  );
+  await searchable(view.rootUri, 'binary:true', all('letters/scan.txt', 'elsewhere/scan.txt'));
 });
 afterAll(async () => {
   await t.close();
