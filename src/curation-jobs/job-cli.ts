@@ -93,7 +93,10 @@ function describeRefusal(envelope: Envelope): string {
   const results = envelope.payload.ValidationResults as
     { messages?: Record<string, Record<string, string>> } | undefined;
   const lines = Object.entries(results?.messages ?? {}).flatMap(([field, messages]) =>
-    Object.values(messages).map((text) => `${field}: ${text}`),
+    Object.entries(messages)
+      // A malformed query's `position` is its `pattern`'s "(at position n)" again, for clients that mark it.
+      .filter(([key]) => key !== 'position')
+      .map(([, text]) => `${field}: ${text}`),
   );
   return lines.length === 0 ? `${envelope.meta.status}: ${envelope.meta.message}` : lines.join('\n');
 }
