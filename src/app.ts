@@ -60,8 +60,8 @@ import { UserStore } from './users/user.store.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
-  /** Called once per SQL statement (tests count queries). */
-  readonly onQuery?: () => void;
+  /** Called once per SQL statement, with its SQL (tests count queries). */
+  readonly onQuery?: (sql: string) => void;
   /** Handed the database's change signal (tests wait on it for another instance's writes). */
   readonly onDataVersion?: (version: DataVersion) => void;
   /** The event streams' settings (tests shorten the keep-alive). */
