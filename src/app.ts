@@ -41,6 +41,7 @@ import { createAdapter } from './repository-adapters/create-adapter.js';
 import { InProcessRepository } from './repository-adapters/in-process-repository.js';
 import { contextRoutes } from './repository-view-context/context.routes.js';
 import { ContextService } from './repository-view-context/context.service.js';
+import { createSearchIndexStore } from './search/index/search-index.store.js';
 import { ensureDefaultView } from './repository-views/default-view.js';
 import { PasswordCipher } from './repository-views/password-cipher.js';
 import { repositoryViewRoutes } from './repository-views/repository-view.routes.js';
@@ -137,8 +138,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { kept: () => internalMetadata.keptRequiredFields(), read: () => internalMetadata.requiredFields() },
     (viewId) => views.typeOf(viewId),
   );
+  // The search index of every view (issue 28): searched, and naming a context's children and ancestors.
+  const searchIndex = createSearchIndexStore(db, dialect);
   // Renders of views answered in process are kept until the next write to the database (issue 10).
-  const context = new ContextService(views, {
+  const context = new ContextService(views, searchIndex, {
     dataVersion: dataVersionOf(db),
     events: events.bus,
     renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },

@@ -1603,7 +1603,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -1842,7 +1852,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2040,7 +2060,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2179,7 +2209,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2318,7 +2358,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2507,7 +2557,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2650,7 +2710,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2781,7 +2851,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -3305,7 +3385,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -3477,7 +3567,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
