@@ -46,7 +46,7 @@ export const CurationJobBody = Type.Object(
       Nullable(
         Type.Array(Id, {
           maxItems: MAX_JOB_OPERATORS,
-          description: 'MAPPING: the ids of stored operators, in the order they run; FIXITY: none',
+          description: 'MAPPING: the ids of stored operators, in the order they run; FIXITY and INDEX: none',
           ...messages({
             type: `A curation job's operators must be a list of at most ${MAX_JOB_OPERATORS} operator ids`,
           }),
@@ -56,7 +56,8 @@ export const CurationJobBody = Type.Object(
     dryRun: Type.Optional(
       Nullable(
         Type.Boolean({
-          description: 'MAPPING: true (the default) previews only; false applies at once. FIXITY: false',
+          description:
+            'MAPPING: true (the default) previews only; false applies at once. FIXITY and INDEX: false',
           ...messages({ type: "A curation job's dryRun must be true or false" }),
         }),
       ),
@@ -73,7 +74,8 @@ const progressSchema = {
     done: { type: 'integer' },
     changed: {
       type: 'integer',
-      description: 'MAPPING: resources that change; FIXITY: binaries checked SUCCESS',
+      description:
+        'MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index',
     },
     failed: { type: 'integer' },
   },

@@ -5,12 +5,17 @@ import type { OperatorsInOrder } from '../operators/operator.store.js';
 import { resolveContextUri } from '../repository-view-context/context-uri.js';
 import { type OpenedView, type RepositoryViewService } from '../repository-views/repository-view.service.js';
 import type { CheckedBody } from '../shared/body-check.js';
-import { businessMessages as msg } from '../shared/business-messages.js';
+import { businessInvalid, businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
 import type { CurationJob, JobFixityResult, ResourceChange } from './curation-job.js';
 import { publishJob } from './curation-job.events.js';
 import type { CurationJobBody } from './curation-job.schema.js';
-import { toCurationJob, type CurationJobStore, type JobRecord } from './curation-job.store.js';
+import {
+  toCurationJob,
+  type CurationJobStore,
+  type JobRecord,
+  type NewCurationJob,
+} from './curation-job.store.js';
 import { refusal, type JobMove, type JobRequest } from './job-states.js';
 import type { JobQueue } from './runner/job-queue.js';
 import { decodeTriples } from './stored-triples.js';
@@ -82,10 +87,17 @@ export class CurationJobService {
         );
     }
 
+    if (kind === 'INDEX') {
+      if (operatorIds !== undefined && operatorIds.length > 0)
+        collector.add('operators', 'type', 'An INDEX job takes no operators');
+      if (body.get('dryRun') === true)
+        collector.add('dryRun', 'type', 'An INDEX job does not preview: its dryRun must be false');
+    }
+
     const value = body.value;
     if (!collector.isValid || value === undefined || opened === undefined || contextUri === undefined)
       throw new ValidationFailedError(collector.results());
-    const job = await this.deps.store.create({
+    const job: NewCurationJob = {
       kind: value.kind,
       repositoryViewId: opened.view.id,
       contextUri,
@@ -94,7 +106,44 @@ export class CurationJobService {
       dryRun: value.dryRun ?? value.kind === 'MAPPING',
       createdBy: caller.userId,
       created: this.now(),
+    };
+    return value.kind === 'INDEX' ? this.startIndexJob(job) : this.start(await this.deps.store.create(job));
+  }
+
+  /**
+   * Starts an INDEX job of the whole view (DECISIONS.md §12: a reindex, or the first index of a new view);
+   * the caller's permission is the caller's to check. `createdBy` 0: the service started it by itself.
+   */
+  async startIndexing(
+    view: { readonly id: number; readonly rootUri: string },
+    createdBy: number,
+  ): Promise<CurationJob> {
+    return this.startIndexJob({
+      kind: 'INDEX',
+      repositoryViewId: view.id,
+      contextUri: resolveContextUri(view.rootUri, '').uri,
+      scope: 'SUBTREE',
+      operators: [],
+      dryRun: false,
+      createdBy,
+      created: this.now(),
     });
+  }
+
+  /** One INDEX job per view at a time: a second while one runs is INVALID, naming the one that runs. */
+  private async startIndexJob(job: NewCurationJob): Promise<CurationJob> {
+    const outcome = await this.deps.store.createUnlessRunning(job);
+    if ('running' in outcome) {
+      const { id, state } = outcome.running;
+      throw businessInvalid(
+        'CREATE',
+        `Repository view ${job.repositoryViewId} is being indexed already: INDEX job ${id} is ${state}; wait for it to end or cancel it`,
+      );
+    }
+    return this.start(outcome.created);
+  }
+
+  private async start(job: JobRecord): Promise<CurationJob> {
     publishJob(this.events, 'CREATE', job);
     await this.deps.queue.enqueue(job.id);
     return toCurationJob(job);

@@ -6,17 +6,20 @@ import type { JobState } from './job-states.js';
  * applied atomically where the repository transacts, and undone. Times are epoch milliseconds. Its states
  * and their moves: job-states.ts.
  */
-export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
+export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
 export type JobScope = (typeof JOB_SCOPES)[number];
 
 export interface JobProgress {
-  /** Resources (MAPPING) or binaries (FIXITY) found in scope so far; final once the walk ends. */
+  /** Resources (MAPPING, INDEX) or binaries (FIXITY) found in scope so far; final once the walk ends. */
   readonly total: number;
   readonly done: number;
-  /** MAPPING: resources whose metadata the operators change. FIXITY: binaries checked SUCCESS. */
+  /**
+   * MAPPING: resources whose metadata the operators change. FIXITY: binaries checked SUCCESS. INDEX:
+   * documents written into the view's search index.
+   */
   readonly changed: number;
   readonly failed: number;
 }
@@ -29,7 +32,7 @@ export interface CurationJob {
   readonly repositoryViewId: number;
   readonly contextUri: string;
   readonly scope: JobScope;
-  /** Operator ids, in the order they run (empty for FIXITY). */
+  /** Operator ids, in the order they run (empty for FIXITY and INDEX). */
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   /** The id of the user who started the job. */

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { OperatorStore } from '../operators/operator.store.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
+import type { IndexUpkeep } from '../search/indexing/index-upkeep.js';
 import { curationJobRoutes } from './curation-job.routes.js';
 import { CurationJobService, jobTargetOpener, operatorsInOrder } from './curation-job.service.js';
 import { CurationJobStore } from './curation-job.store.js';
@@ -14,6 +15,7 @@ import type { JobQueue } from './runner/job-queue.js';
 import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
 import { PgBossJobQueue } from './runner/pg-boss-queue.js';
+import type { JobIndexing } from './work/job-work.js';
 
 export interface CurationJobsDependencies {
   readonly db: Kysely<Database>;
@@ -25,6 +27,10 @@ export interface CurationJobsDependencies {
   readonly warn: (message: string) => void;
   /** The queue; default `jobQueueFor(config, warn)`. */
   readonly queue?: JobQueue;
+  /** The search index INDEX jobs write (DECISIONS.md §12); without it INDEX jobs fail, saying so. */
+  readonly indexing?: JobIndexing;
+  /** Told of what applies and undos write, so external views' search indexes follow. */
+  readonly upkeep?: IndexUpkeep;
 }
 
 /**
@@ -34,7 +40,7 @@ export interface CurationJobsDependencies {
  */
 export function createCurationJobs(deps: CurationJobsDependencies) {
   const { config } = deps;
-  const store = new CurationJobStore(deps.db);
+  const store = new CurationJobStore(deps.db, config.database.kind);
   const queue = deps.queue ?? jobQueueFor(config, deps.warn);
   const findOperators = (ids: readonly number[]) => deps.operators.findByIds(ids);
   const service = new CurationJobService({
@@ -52,10 +58,13 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       operators: operatorsInOrder((ids) => deps.operators.inOrder(ids)),
       events: deps.events,
       warn: deps.warn,
+      ...(deps.indexing !== undefined && { indexing: deps.indexing }),
+      ...(deps.upkeep !== undefined && { upkeep: deps.upkeep }),
     },
     {
       concurrency: config.jobConcurrency,
       maxResources: config.jobMaxResources,
+      indexMaxResources: config.indexJobMaxResources,
       leaseMs,
       // Names the process on the leases it holds, so whoever reads curation_jobs.lease_owner (an
       // operator, the two-process test) can tell which instance runs a job; the suffix keeps two apps

@@ -2,12 +2,13 @@ import type { Quad } from '@rdfjs/types';
 import type { Operator } from '../../operators/operator.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import type { Schema } from '../../schemas/schema.js';
+import type { SearchDocument } from '../../search/search.js';
 import type { JobKind, JobScope } from '../curation-job.js';
 
 /**
  * The ports between a job's runner (which owns state, leases and the database) and the work itself (which
- * only talks to the repository through the view's adapter). Implementations: `run-scope.ts` (walk and map or
- * check), `write-changes.ts` (apply and undo).
+ * only talks to the repository through the view's adapter). Implementations: `run-scope.ts` (walk and map,
+ * check or index), `write-changes.ts` (apply and undo).
  */
 
 /** The view a job works in, already opened and permission-checked. */
@@ -54,13 +55,20 @@ export type RunItem =
       readonly messageDigest: string | null;
       readonly size: string | null;
       readonly error: string | null;
+    }
+  | {
+      readonly kind: 'INDEX';
+      readonly contextUri: string;
+      /** The resource's search document (search-document.ts); null when it could not be read. */
+      readonly document: SearchDocument | null;
+      readonly error: string | null;
     };
 
 /** Where a run reports; the runner persists and counts. */
 export interface RunSink {
   /** Already processed by an earlier attempt of this job (resume): not processed again, not recounted. */
   isDone(contextUri: string): boolean;
-  /** `count` more resources (MAPPING) or binaries (FIXITY) were found in scope. */
+  /** `count` more resources (MAPPING, INDEX) or binaries (FIXITY) were found in scope. */
   found(count: number): void;
   /** Persists one processed resource; awaited before the resource counts as done. */
   record(item: RunItem): Promise<void>;
@@ -115,3 +123,24 @@ export type WriteOutcome =
   | { readonly ended: 'CANCELLED'; readonly message: string }
   /** LDP: `written` resources were written before the failure; FEDORA: none (rolled back). */
   | { readonly ended: 'FAILED'; readonly written: readonly string[]; readonly message: string };
+
+/**
+ * Where an INDEX job writes (DECISIONS.md §12): the search index of its view. The runner writes a batch of
+ * documents before it records their items, so a resource counted done is in the index.
+ */
+export interface JobIndexing {
+  /** Adds or replaces these documents in the view's index, in one batch. */
+  write(viewId: number, documents: readonly SearchDocument[]): Promise<void>;
+  /**
+   * An INDEX job's walk of a SUBTREE ended complete: removes the view's documents at or below `within`
+   * (null: the whole view) that this job did not write (indexed before `since`, the job's first start),
+   * and, when the job covered the whole view, records when it was indexed and by which job. Answers how
+   * many documents went.
+   */
+  finish(run: {
+    readonly jobId: number;
+    readonly viewId: number;
+    readonly within: string | null;
+    readonly since: number;
+  }): Promise<number>;
+}

@@ -1,6 +1,7 @@
 import { applyOperators, type ApplyContext } from '../../operators/engine/apply-operators.js';
 import type { Operator } from '../../operators/operator.js';
 import type { FixityResult, ResourceDescription } from '../../repository-adapters/repository-adapter.js';
+import { documentOf } from '../../search/search-document.js';
 import { CapabilityUnsupportedError } from '../../shared/errors.js';
 import { FieldNaming } from './field-naming.js';
 import type { JobTarget, RunItem, RunOutcome, RunRequest, RunSink } from './job-work.js';
@@ -9,7 +10,8 @@ import { walkScope, type ScopeEntry } from './scope-walk.js';
 
 /**
  * The RUN phase of a job (DECISIONS.md §9): walks the scope and records one item per resource (MAPPING: the
- * triples the operators would remove and add; FIXITY: one per binary). Nothing is written to the repository.
+ * triples the operators would remove and add; FIXITY: one per binary; INDEX: the resource's search
+ * document, which the runner writes into the index). Nothing is written to the repository.
  * Resumable: resources the sink already holds are walked through (their children still count) but not
  * processed or counted again. Only a missing context, a scope larger than `maxResources`, a kind the
  * repository cannot serve, or a failing sink end the run early; a resource that fails is an item with an error.
@@ -17,6 +19,7 @@ import { walkScope, type ScopeEntry } from './scope-walk.js';
 export async function runScope(request: RunRequest, target: JobTarget, sink: RunSink): Promise<RunOutcome> {
   if (request.kind === 'MAPPING')
     return walkAndRecord(request, target, sink, mappingOf(request.operators, target));
+  if (request.kind === 'INDEX') return walkAndRecord(request, target, sink, INDEXING);
   const fixity = target.adapter.fixity;
   if (fixity === undefined) {
     const why = new CapabilityUnsupportedError('fixity checks', target.adapter.kind).message;
@@ -54,9 +57,14 @@ async function walkAndRecord<T>(
       if (sink.cancelled()) return { ended: 'CANCELLED' };
       seen += 1;
       if (seen > request.maxResources) {
+        // An INDEX job has written documents already: they stay, and nothing is swept.
+        const kept =
+          request.kind === 'INDEX'
+            ? 'the documents indexed so far stay and none was removed'
+            : 'nothing was written';
         return {
           ended: 'FAILED',
-          message: `The scope holds more than ${request.maxResources} resources (the limit of a curation job); nothing was written`,
+          message: `The scope holds more than ${request.maxResources} resources (the limit of ${request.kind === 'INDEX' ? 'an INDEX' : 'a curation'} job); ${kept}`,
         };
       }
       if (sink.isDone(entry.uri)) continue;
@@ -122,6 +130,31 @@ function mappingOf(operators: readonly Operator[], target: JobTarget): Processin
     },
   };
 }
+
+/**
+ * INDEX (DECISIONS.md §12): each resource's document, built by the one function that decides what is
+ * searched, from the description the walk read anyway (one describe per resource, nothing more).
+ */
+const INDEXING: Processing<undefined> = {
+  counts: 'RESOURCES',
+  itemOf(entry) {
+    if ('error' in entry)
+      return {
+        kind: 'INDEX',
+        contextUri: entry.uri,
+        document: null,
+        error: `${entry.uri} could not be read: ${entry.error}`,
+      };
+    const { description } = entry;
+    const document = documentOf({
+      iri: entry.uri,
+      parent: description.parent ?? null,
+      binary: description.isBinary,
+      quads: description.quads,
+    });
+    return { kind: 'INDEX', contextUri: entry.uri, document, error: null };
+  },
+};
 
 type FixityOutcome = { readonly result: FixityResult } | { readonly error: string } | undefined;
 
