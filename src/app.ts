@@ -49,7 +49,6 @@ import { RepositoryViewService } from './repository-views/repository-view.servic
 import { RepositoryViewStore } from './repository-views/repository-view.store.js';
 import { verificationRoutes } from './repository-views/verification.routes.js';
 import { resolveSecret } from './config/secret.js';
-import { createSearchIndexStore } from './search/index/search-index.store.js';
 import { SearchJobIndexing } from './search/indexing/job-indexing.js';
 import { newViewIndexing } from './search/indexing/new-view-indexing.js';
 import { IndexWriteUpkeep } from './search/indexing/write-upkeep.js';
@@ -59,7 +58,6 @@ import { SearchViewStore } from './search/search-view.store.js';
 import { parseRoot } from './repository-adapters/uri-confinement.js';
 import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
-import { createSearchIndexStore } from './search/index/search-index.store.js';
 import { searchRoutes } from './search/search.routes.js';
 import { SearchService } from './search/search.service.js';
 import { SchemaService } from './schemas/schema.service.js';
@@ -144,8 +142,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     events: events.bus,
   });
-  // The search index (DECISIONS.md §12) and what it knows of each view; external views are indexed by INDEX
-  // jobs and follow the service's own writes through the upkeep (in this process only).
+  // The search index (DECISIONS.md §12) and what it knows of each view; it also names a context's children
+  // and ancestors. External views are indexed by INDEX jobs and follow the service's own writes through the
+  // upkeep (in this process only).
   const searchIndex = createSearchIndexStore(db, dialect);
   const searchViews = new SearchViewStore(db);
   const upkeep = new IndexWriteUpkeep(searchIndex, searchViews, (message) => {
@@ -163,8 +162,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { kept: () => internalMetadata.keptRequiredFields(), read: () => internalMetadata.requiredFields() },
     (viewId) => views.typeOf(viewId),
   );
-  // The search index of every view (issue 28): searched, and naming a context's children and ancestors.
-  const searchIndex = createSearchIndexStore(db, dialect);
   // Renders of views answered in process are kept until the next write to the database (issue 10).
   const context = new ContextService(views, searchIndex, {
     dataVersion: dataVersionOf(db),
@@ -173,7 +170,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     upkeep,
   });
   // Search (issue 28, DECISIONS.md §12): the view's index, searched by GET …/search and by QUERY/MEMBERS jobs.
-  const searchIndex = createSearchIndexStore(db, dialect);
   const search = new SearchService({
     index: searchIndex,
     // When a view was last indexed in full is kept by the indexing side (search-feed/search-jobs): until it
