@@ -67,12 +67,14 @@ async function indexed(container: string, count: number): Promise<void> {
       ),
     ).SearchResults as { total: number };
     if (results.total === count) return;
-    if (Date.now() > deadline) throw new Error(`the index lists ${String(results.total)} children, not ${count}`);
+    if (Date.now() > deadline)
+      throw new Error(`the index lists ${String(results.total)} children, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-const browseUrl = (uri: string) => `/ui/views/${viewId}/browse?uri=${encodeURIComponent(JSON.stringify(uri))}`;
+const browseUrl = (uri: string) =>
+  `/ui/views/${viewId}/browse?uri=${encodeURIComponent(JSON.stringify(uri))}`;
 const letter = (n: number, suffix: string) => `Letter ${String(n).padStart(2, '0')} ${suffix}`;
 
 /** The API requests the page makes from now on (paths with their query). */
@@ -118,7 +120,9 @@ describe('children named by the index, and named breadcrumbs', () => {
     viewName = view.name;
     prefix = `/repository-view-context/${view.type}/${view.id}`;
     const rootChildren = new Set(
-      childIris(ok(await apiCall('GET', `${prefix}?contextUri=`, undefined, token)).RepositoryViewContext as Context),
+      childIris(
+        ok(await apiCall('GET', `${prefix}?contextUri=`, undefined, token)).RepositoryViewContext as Context,
+      ),
     );
     collection = await createContainer('', collectionTitle, rootChildren);
     series = await createContainer(collection, seriesTitle, new Set());
@@ -170,7 +174,9 @@ describe('children named by the index, and named breadcrumbs', () => {
     expect(await list.getByRole('link').count()).toBe(25);
     expect(requests.filter((path) => path.startsWith(`${prefix}/search?`))).toHaveLength(2);
     expect(
-      requests.filter((path) => letters.some((iri) => path.includes(`contextUri=${encodeURIComponent(iri)}`))),
+      requests.filter((path) =>
+        letters.some((iri) => path.includes(`contextUri=${encodeURIComponent(iri)}`)),
+      ),
     ).toEqual([]);
 
     // Opening the collection through the breadcrumbs names it too.

@@ -54,7 +54,7 @@ export function useChildrenPage(
     },
   });
   const answer = enabled ? search.data : undefined;
-  const fromIndex = answer !== undefined && answer.total === listed;
+  const fromIndex = answer?.total === listed;
   // Until the index answers (or fails: then the context's list), the page is shown as loading.
   const waiting = enabled && answer === undefined && !search.isError;
   const fallback = useMemo(
