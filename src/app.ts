@@ -172,9 +172,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Search (issue 28, DECISIONS.md §12): the view's index, searched by GET …/search and by QUERY/MEMBERS jobs.
   const search = new SearchService({
     index: searchIndex,
-    // When a view was last indexed in full is kept by the indexing side (search-feed/search-jobs): until it
-    // is wired here, no time is claimed.
-    indexedAt: () => Promise.resolve(null),
+    // When the view's index was last brought up to date (a whole-view INDEX job, or the feed's drained queue).
+    indexedAt: async (viewId) => (await searchViews.state(viewId))?.indexedAt ?? null,
     viewOf: async (viewId) => {
       const view = await viewStore.findById(viewId);
       if (view === undefined) return undefined;
@@ -199,6 +198,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     indexing: new SearchJobIndexing(searchIndex, searchViews),
     upkeep,
+    // QUERY and MEMBERS scopes find their resources through search (DECISIONS.md §12).
+    scopes: search,
   });
   const startIndexing = (view: { id: number; rootUri: string }, createdBy: number) =>
     jobs.service.startIndexing(view, createdBy);
