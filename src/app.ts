@@ -41,7 +41,6 @@ import { createAdapter } from './repository-adapters/create-adapter.js';
 import { InProcessRepository } from './repository-adapters/in-process-repository.js';
 import { contextRoutes } from './repository-view-context/context.routes.js';
 import { ContextService } from './repository-view-context/context.service.js';
-import { createSearchIndexStore } from './search/index/search-index.store.js';
 import { ensureDefaultView } from './repository-views/default-view.js';
 import { PasswordCipher } from './repository-views/password-cipher.js';
 import { repositoryViewRoutes } from './repository-views/repository-view.routes.js';
@@ -49,6 +48,7 @@ import { RepositoryViewService } from './repository-views/repository-view.servic
 import { RepositoryViewStore } from './repository-views/repository-view.store.js';
 import { verificationRoutes } from './repository-views/verification.routes.js';
 import { resolveSecret } from './config/secret.js';
+import { createSearchIndexStore } from './search/index/search-index.store.js';
 import { SearchJobIndexing } from './search/indexing/job-indexing.js';
 import { newViewIndexing } from './search/indexing/new-view-indexing.js';
 import { IndexWriteUpkeep } from './search/indexing/write-upkeep.js';
