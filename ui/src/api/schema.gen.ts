@@ -3264,9 +3264,11 @@ export interface paths {
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
