@@ -72,8 +72,8 @@ import { UserStore } from './users/user.store.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
-  /** Called once per SQL statement (tests count queries). */
-  readonly onQuery?: () => void;
+  /** Called once per SQL statement, with its SQL (tests count queries). */
+  readonly onQuery?: (sql: string) => void;
   /** Handed the database's change signal (tests wait on it for another instance's writes). */
   readonly onDataVersion?: (version: DataVersion) => void;
   /** The event streams' settings (tests shorten the keep-alive). */
@@ -144,8 +144,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     events: events.bus,
   });
-  // The search index (DECISIONS.md §12) and what it knows of each view; external views are indexed by INDEX
-  // jobs and follow the service's own writes through the upkeep (in this process only).
+  // The search index (DECISIONS.md §12) and what it knows of each view; it also names a context's children
+  // and ancestors. External views are indexed by INDEX jobs and follow the service's own writes through the
+  // upkeep (in this process only).
   const searchIndex = createSearchIndexStore(db, dialect);
   const searchViews = new SearchViewStore(db);
   const upkeep = new IndexWriteUpkeep(searchIndex, searchViews, (message) => {
@@ -164,7 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     (viewId) => views.typeOf(viewId),
   );
   // Renders of views answered in process are kept until the next write to the database (issue 10).
-  const context = new ContextService(views, {
+  const context = new ContextService(views, searchIndex, {
     dataVersion: dataVersionOf(db),
     events: events.bus,
     renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },

@@ -79,7 +79,7 @@ function BrowsePage() {
     () => ({ view: { id, type: view.type }, uri, tx }),
     [id, view.type, uri, tx],
   );
-  const { data: context } = useSuspenseQuery(contextQuery(resource));
+  const { data: context, dataUpdatedAt } = useSuspenseQuery(contextQuery(resource));
   const schemas = useMemo(() => schemasOfView(view, allSchemas), [view, allSchemas]);
   const prefixes = useMemo(() => prefixesOf(schemas), [schemas]);
   useLiveContexts(id);
@@ -87,7 +87,7 @@ function BrowsePage() {
 
   return (
     <Stack gap="lg" maw={1100}>
-      <ResourceHeader resource={resource} rootUri={view.rootUri} viewName={view.name} context={context} />
+      <ResourceHeader resource={resource} viewName={view.name} context={context} />
       <TransactionBanner
         resource={resource}
         onTxChange={(next) => {
@@ -102,6 +102,7 @@ function BrowsePage() {
       <ChildrenSection
         resource={resource}
         context={context}
+        contextUpdatedAt={dataUpdatedAt}
         page={page}
         onPageChange={(next) => {
           void navigate({ search: (previous) => ({ ...previous, page: next === 1 ? undefined : next }) });
