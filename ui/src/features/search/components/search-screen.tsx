@@ -1,4 +1,4 @@
-import { Alert, Button, Grid, Group, Pill, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { ViewRef } from '../../../api/context-uri';
@@ -127,15 +127,19 @@ export function SearchScreen({
             {state.filters.length > 0 && (
               <Group gap={6} aria-label="Chosen filters" role="group">
                 {state.filters.map((term) => (
-                  <Pill
+                  <Button
                     key={term}
-                    withRemoveButton
-                    onRemove={() => toggle(term)}
-                    removeButtonProps={{ 'aria-label': `Remove filter ${term}` }}
-                    size="md"
+                    size="compact-sm"
+                    variant="light"
+                    aria-label={`Remove filter ${term}`}
+                    rightSection={<span aria-hidden="true">×</span>}
+                    onClick={() => toggle(term)}
+                    styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
+                    h="auto"
+                    py={2}
                   >
                     {term}
-                  </Pill>
+                  </Button>
                 ))}
               </Group>
             )}
