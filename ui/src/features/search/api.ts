@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { api, payload, type Complete } from '../../api/client';
 import { contextKeys, type ViewRef } from '../../api/context-uri';
 import type { paths } from '../../api/schema.gen';
-import { RESULTS_PER_PAGE } from './query-terms';
+import { RESULTS_PER_PAGE, type SearchSort } from './query-terms';
 
 const SEARCH = '/repository-view-context/{type}/{repositoryViewId}/search';
 type SearchEnvelope = paths[typeof SEARCH]['get']['responses'][200]['content']['application/json'];
@@ -17,7 +17,6 @@ export type FacetCount = SearchResults['facets']['types'][number];
 export type SearchIndexStatus = Complete<
   NonNullable<NonNullable<StatusEnvelope['payload']>['SearchIndexStatus']>
 >;
-export type SearchSort = NonNullable<NonNullable<paths[typeof SEARCH]['get']['parameters']['query']>['sort']>;
 
 /** What a search asks: the query as sent (typed text and filters), where, which page, in which order. */
 export interface SearchRequest {

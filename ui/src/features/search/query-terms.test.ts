@@ -3,6 +3,7 @@ import {
   effectiveQuery,
   hasFilter,
   offsetOf,
+  pageCount,
   pageOf,
   queryName,
   snippetParts,
@@ -83,5 +84,12 @@ describe('paging', () => {
     expect(pageOf(24)).toBe(1);
     expect(pageOf(25)).toBe(2);
     expect(offsetOf(3)).toBe(50);
+  });
+
+  it('counts the pages of a total, never past the furthest offset the service pages to', () => {
+    expect(pageCount(0)).toBe(1);
+    expect(pageCount(31)).toBe(2);
+    expect(pageCount(1_000_000)).toBe(401);
+    expect(offsetOf(pageCount(1_000_000))).toBe(10_000);
   });
 });

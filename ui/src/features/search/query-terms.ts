@@ -82,7 +82,17 @@ export function snippetParts(snippet: string): SnippetPart[] {
   return parts;
 }
 
+/** The orders GET …/search takes (`sort`); absent: relevance with words, else newest first. */
+export const SEARCH_SORTS = ['relevance', 'name', 'modified'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
 export const RESULTS_PER_PAGE = 25;
+/** The furthest offset the service pages to (src/search/search.service.ts): past it, narrow the query. */
+export const MAX_OFFSET = 10_000;
+
+/** How many pages can be shown of `total` hits. */
+export const pageCount = (total: number): number =>
+  Math.max(1, Math.min(Math.ceil(total / RESULTS_PER_PAGE), Math.floor(MAX_OFFSET / RESULTS_PER_PAGE) + 1));
 
 /** The page (1-based) an offset falls on, and the offset a page starts at. */
 export const pageOf = (offset: number): number => Math.floor(offset / RESULTS_PER_PAGE) + 1;

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
 export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE', 'QUERY', 'MEMBERS'] as const;
-/** As long a query as the service takes (a search query, DECISIONS.md §12). */
-export const MAX_JOB_QUERY = 2000;
+/** As long a query as the service parses (a search query, DECISIONS.md §12; src/search/query/parse-query.ts). */
+export const MAX_JOB_QUERY = 1000;
 export const MAX_JOB_OPERATORS = 100;
 
 /**

@@ -1,7 +1,7 @@
 import { Badge, Group, List, Pagination, Stack, Text } from '@mantine/core';
 import { AnchorLink } from '../../../components/links';
 import type { SearchHit, SearchResults } from '../api';
-import { displayName, pageOf, RESULTS_PER_PAGE, snippetParts, type Compact } from '../query-terms';
+import { displayName, offsetOf, pageCount, pageOf, snippetParts, type Compact } from '../query-terms';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -66,7 +66,7 @@ export function SearchHits({
   compact: Compact;
   onOffsetChange: (offset: number) => void;
 }) {
-  const pages = Math.max(1, Math.ceil(results.total / RESULTS_PER_PAGE));
+  const pages = pageCount(results.total);
   const current = Math.min(pageOf(results.offset), pages);
   return (
     <Stack gap="md">
@@ -82,7 +82,7 @@ export function SearchHits({
           <Pagination
             total={pages}
             value={current}
-            onChange={(page) => onOffsetChange((page - 1) * RESULTS_PER_PAGE)}
+            onChange={(page) => onOffsetChange(offsetOf(page))}
             siblings={1}
             getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
             getControlProps={(control) => ({

@@ -11,7 +11,7 @@ import { compactIri } from '../../../../features/browser/terms';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
 import { indexStatusQuery, searchQuery } from '../../../../features/search/api';
 import { SearchScreen, type SearchState } from '../../../../features/search/components/search-screen';
-import { effectiveQuery } from '../../../../features/search/query-terms';
+import { effectiveQuery, MAX_OFFSET, SEARCH_SORTS } from '../../../../features/search/query-terms';
 
 /** The router reads `?q=1920` as the number 1920: a query is text whatever it looks like. */
 const text = z.preprocess(
@@ -30,8 +30,8 @@ const search = z.object({
     .optional()
     .catch(undefined),
   /** The first hit shown (pages of 25). */
-  offset: z.number().int().min(0).optional().catch(undefined),
-  sort: z.enum(['relevance', 'name', 'modified']).optional().catch(undefined),
+  offset: z.number().int().min(0).max(MAX_OFFSET).optional().catch(undefined),
+  sort: z.enum(SEARCH_SORTS).optional().catch(undefined),
 });
 
 const viewIdOf = (param: string): number => {
