@@ -224,7 +224,7 @@ describe('search', () => {
       // A curation job over exactly these results.
       await act.press(page.getByRole('link', { name: 'Start curation job on these results' }));
       await page.getByRole('heading', { level: 1, name: 'New curation job' }).waitFor();
-      expect(await page.getByRole('radio', { name: 'What a search finds' }).isChecked()).toBe(true);
+      expect(await page.getByRole('radio', { name: 'What a search finds in it' }).isChecked()).toBe(true);
       const query = `${word} type:dcterms:BibliographicResource`;
       expect(await page.getByRole('textbox', { name: 'Query' }).inputValue()).toBe(query);
       expect(await page.getByRole('textbox', { name: 'Resource' }).inputValue()).toBe(collection);

@@ -25,24 +25,19 @@ import { bareFieldOperators, newJobBody, newJobSchema, type NewJobValues } from 
 /** A yellow Alert's title in the text colour: Mantine's yellow title falls short of AA contrast (axe). */
 const YELLOW_TITLE = { title: { color: 'var(--mantine-color-text)' } };
 
-const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'query', 'operators'];
+const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
 
 /**
  * A new curation job over a view's container: kind (FIXITY only where the view's type checks fixity,
- * FEDORA), scope (with a search query for QUERY, which the search screen fills in), and for MAPPING the
- * stored operators in the order they run. A MAPPING job previews.
+ * FEDORA), scope, and for MAPPING the stored operators in the order they run. A MAPPING job previews.
  */
 export function NewJobForm({
   viewId,
   uri,
-  scope,
-  query,
   onStarted,
 }: {
   viewId: number | undefined;
   uri: string | undefined;
-  scope?: NewJobValues['scope'] | undefined;
-  query?: string | undefined;
   onStarted: (job: CurationJob) => void;
 }) {
   const { data: views } = useSuspenseQuery(jobViewsQuery());
@@ -56,8 +51,7 @@ export function NewJobForm({
       repositoryViewId: viewId === undefined ? '' : String(viewId),
       contextUri: uri ?? '',
       kind: 'MAPPING',
-      scope: scope ?? (query === undefined ? 'CHILDREN' : 'QUERY'),
-      query: query ?? '',
+      scope: 'CHILDREN',
       operators: [],
     },
     validate: zod4Resolver(newJobSchema),
@@ -136,26 +130,8 @@ export function NewJobForm({
               <Radio value="RESOURCE" label="This resource only" />
               <Radio value="CHILDREN" label="Its children" />
               <Radio value="SUBTREE" label="The whole subtree" />
-              <Radio
-                value="QUERY"
-                label="What a search finds"
-                description="The resources a search query matches in the resource and below it"
-              />
-              <Radio
-                value="MEMBERS"
-                label="Its members"
-                description="The resources it names with pcdm:hasMember, or that name it with pcdm:memberOf"
-              />
             </Stack>
           </Radio.Group>
-          {values.scope === 'QUERY' && (
-            <TextInput
-              label="Query"
-              description='As in search: word, "a phrase", has:dcterms:date, type:pcdm:Object, …'
-              key={form.key('query')}
-              {...form.getInputProps('query')}
-            />
-          )}
           {values.kind === 'MAPPING' && (
             <Fieldset legend="Operators, in the order they run">
               <Stack>

@@ -6,7 +6,6 @@ const valid = {
   contextUri: ' http://example.org/rest/a ',
   kind: 'MAPPING' as const,
   scope: 'CHILDREN' as const,
-  query: '',
   operators: [4, 2],
 };
 
@@ -37,24 +36,6 @@ describe('newJobSchema', () => {
   it('rejects an unknown scope and an overlong resource', () => {
     const result = newJobSchema.safeParse({ ...valid, scope: 'ALL', contextUri: 'x'.repeat(2001) });
     expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['contextUri', 'scope']);
-  });
-
-  it('asks a QUERY job for its query, and sends the query only with scope QUERY', () => {
-    const missing = newJobSchema.safeParse({ ...valid, scope: 'QUERY', query: '  ' });
-    expect(missing.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
-      ['query', 'Enter the search query to run over'],
-    ]);
-    const query = newJobSchema.parse({ ...valid, scope: 'QUERY', query: ' austin has:dcterms:date ' });
-    expect(newJobBody(query)).toEqual({
-      repositoryViewId: 3,
-      contextUri: 'http://example.org/rest/a',
-      kind: 'MAPPING',
-      scope: 'QUERY',
-      query: 'austin has:dcterms:date',
-      operators: [4, 2],
-      dryRun: true,
-    });
-    expect(newJobBody(newJobSchema.parse({ ...valid, query: 'left over' }))).not.toHaveProperty('query');
   });
 
   it('makes a MAPPING body that previews', () => {

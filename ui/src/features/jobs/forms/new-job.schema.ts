@@ -1,22 +1,16 @@
 import { z } from 'zod';
 
 export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
-export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE', 'QUERY', 'MEMBERS'] as const;
-/** As long a query as the service parses (a search query, DECISIONS.md §12; src/search/query/parse-query.ts). */
-export const MAX_JOB_QUERY = 1000;
+export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
 export const MAX_JOB_OPERATORS = 100;
 
-/**
- * The new-job form (DECISIONS.md §9): the view as the Select's string value, operators in run order;
- * scope QUERY runs over what a search query finds inside the resource (§12), and needs the query.
- */
+/** The new-job form (DECISIONS.md §9): the view as the Select's string value, operators in run order. */
 export const newJobSchema = z
   .object({
     repositoryViewId: z.string().regex(/^[1-9]\d*$/, 'Choose a repository view'),
     contextUri: z.string().trim().max(2000, 'The resource must be at most 2000 characters long'),
     kind: z.enum(JOB_KINDS, 'Choose MAPPING or FIXITY'),
     scope: z.enum(JOB_SCOPES, 'Choose a scope'),
-    query: z.string().trim().max(MAX_JOB_QUERY, `The query must be at most ${MAX_JOB_QUERY} characters long`),
     operators: z
       .array(z.number().int().positive())
       .max(MAX_JOB_OPERATORS, `A job runs at most ${MAX_JOB_OPERATORS} operators`),
@@ -24,8 +18,6 @@ export const newJobSchema = z
   .superRefine((values, context) => {
     if (values.kind === 'MAPPING' && values.operators.length === 0)
       context.addIssue({ code: 'custom', path: ['operators'], message: 'Add at least one operator' });
-    if (values.scope === 'QUERY' && values.query === '')
-      context.addIssue({ code: 'custom', path: ['query'], message: 'Enter the search query to run over' });
   });
 
 export type NewJobValues = z.infer<typeof newJobSchema>;
@@ -44,17 +36,13 @@ export function bareFieldOperators<T extends { readonly id: number; readonly fie
   );
 }
 
-/**
- * The POST /curation-job body the form's values make: FIXITY carries no operators; MAPPING previews; only
- * scope QUERY carries the query.
- */
+/** The POST /curation-job body the form's values make: FIXITY carries no operators; MAPPING previews. */
 export function newJobBody(values: NewJobValues) {
   return {
     repositoryViewId: Number(values.repositoryViewId),
     contextUri: values.contextUri.trim(),
     kind: values.kind,
     scope: values.scope,
-    ...(values.scope === 'QUERY' ? { query: values.query } : {}),
     ...(values.kind === 'MAPPING' ? { operators: values.operators, dryRun: true } : {}),
   };
 }

@@ -1,7 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
-import { JOB_SCOPES } from '../../../features/jobs/forms/new-job.schema';
 import { jobViewsQuery, operatorsQuery } from '../../../features/jobs/api';
 import { NewJobForm } from '../../../features/jobs/components/new-job-form';
 
@@ -10,16 +9,6 @@ const search = z.object({
   viewId: z.number().int().positive().optional(),
   /** The container's IRI; absent: the view's root. */
   uri: z.string().optional(),
-  /** The scope to start with (the search screen sets QUERY). */
-  scope: z.enum(JOB_SCOPES).optional().catch(undefined),
-  /** A QUERY job's search query (the search screen's query with its filters). */
-  query: z
-    .preprocess(
-      (value) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value),
-      z.string(),
-    )
-    .optional()
-    .catch(undefined),
 });
 
 export const Route = createFileRoute('/_app/jobs/new')({
@@ -33,7 +22,7 @@ export const Route = createFileRoute('/_app/jobs/new')({
 });
 
 function NewJobPage() {
-  const { viewId, uri, scope, query } = Route.useSearch();
+  const { viewId, uri } = Route.useSearch();
   const navigate = useNavigate();
   return (
     <Stack>
@@ -41,8 +30,6 @@ function NewJobPage() {
       <NewJobForm
         viewId={viewId}
         uri={uri}
-        scope={scope}
-        query={query}
         onStarted={(job) => void navigate({ to: '/jobs/$jobId', params: { jobId: String(job.id) } })}
       />
     </Stack>
