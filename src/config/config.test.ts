@@ -180,4 +180,16 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_RENDER_CACHE_MIB must be an integer from 0 to 65536, got "-1"/,
     );
   });
+
+  it('reads the bounds of a search’s regular expression', () => {
+    expect(loadConfig({})).toMatchObject({ searchRegexMaxValues: 200_000, searchRegexMaxMillis: 2_000 });
+    expect(
+      loadConfig({ SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES: '5000', SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS: '250' }),
+    ).toMatchObject({ searchRegexMaxValues: 5000, searchRegexMaxMillis: 250 });
+    expect(() =>
+      loadConfig({ SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES: '0', SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS: 'long' }),
+    ).toThrow(
+      /SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES must be an integer from 1 to 100000000, got "0"[\s\S]*SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS must be an integer from 10 to 600000, got "long"/,
+    );
+  });
 });

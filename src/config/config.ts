@@ -100,6 +100,13 @@ export interface Config {
    */
   readonly renderCacheMiB: number;
   /**
+   * The bounds of a search's regular-expression term (DECISIONS.md §12, "time- and row-bounded"): the
+   * most values one such term may examine (200 000) and the longest it may match, in milliseconds (2 000);
+   * past either the query is INVALID (narrow it).
+   */
+  readonly searchRegexMaxValues: number;
+  readonly searchRegexMaxMillis: number;
+  /**
    * The curator's workbench (DECISIONS.md §11): the folder of its built files, served at /ui/
    * (SCRIPTORIUM_UI_DIR; default: `dist/ui` in the installation, which `npm start` builds).
    */
@@ -230,6 +237,8 @@ export function loadConfig(env: Env): Config {
     jobLeaseSeconds: integer('SCRIPTORIUM_JOB_LEASE_SECONDS', 30, 3, 3_600),
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
+    searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
+    searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.

@@ -18,6 +18,11 @@ import type {
   RepositoryViewTable,
   SeedTable,
 } from '../repository-views/repository-view.table.js';
+import type {
+  SearchDocumentTable,
+  SearchFieldTable,
+  SearchTypeTable,
+} from '../search/index/search-index.table.js';
 import type { UserTable } from '../users/user.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
@@ -42,6 +47,9 @@ export interface Database {
   curation_jobs: CurationJobTable;
   curation_job_items: CurationJobItemTable;
   event_tickets: EventTicketTable;
+  search_documents: SearchDocumentTable;
+  search_fields: SearchFieldTable;
+  search_types: SearchTypeTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -36,6 +36,10 @@ export const QUIET_TABLES = [
   // Migration 010: curation jobs are read fresh by every request and runner; nothing keeps them.
   'curation_jobs',
   'curation_job_items',
+  // Migration 014: the search index is read fresh by every search; nothing keeps it.
+  'search_documents',
+  'search_fields',
+  'search_types',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';
