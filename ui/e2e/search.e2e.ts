@@ -96,6 +96,17 @@ const searchUrl = (search: Record<string, string>) =>
     .map(([key, value]) => `${key}=${encodeURIComponent(JSON.stringify(value))}`)
     .join('&')}`;
 
+/** A search parameter of the address as the router wrote it (JSON where a plain string would be misread). */
+function searchParam(page: Page, key: string): unknown {
+  const raw = new URL(page.url()).searchParams.get(key);
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
 /** Waits for the results' count line, e.g. "31 results, 1–25 shown". */
 async function waitForCount(page: Page, text: string): Promise<void> {
   await resultsRegion(page).getByRole('status').getByText(text, { exact: true }).waitFor();
@@ -165,9 +176,8 @@ describe('search', () => {
       await act.press(page.getByRole('button', { name: 'Search', exact: true }));
       await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
       await waitForCount(page, `${RECORDS + 1} results, 1–25 shown`);
-      const url = new URL(page.url());
-      expect(JSON.parse(url.searchParams.get('q') ?? 'null')).toBe(word);
-      expect(JSON.parse(url.searchParams.get('contextUri') ?? 'null')).toBe(collection);
+      expect(searchParam(page, 'q')).toBe(word);
+      expect(searchParam(page, 'contextUri')).toBe(collection);
 
       // Hits: names as links, types abbreviated through the view's schemas, the matched word marked.
       const results = resultsRegion(page);
@@ -192,7 +202,7 @@ describe('search', () => {
       );
       await waitForCount(page, `${RECORDS + 1} results, 26–${RECORDS + 1} shown`);
       expect(await hitNames(page)).toHaveLength(RECORDS + 1 - 25);
-      expect(JSON.parse(new URL(page.url()).searchParams.get('offset') ?? 'null')).toBe(25);
+      expect(searchParam(page, 'offset')).toBe(25);
 
       // A facet as a filter: the type's term joins the query, the first page again, the filter removable.
       const typeFacet = filtersRegion(page)
@@ -203,7 +213,8 @@ describe('search', () => {
       const remove = page.getByRole('button', { name: 'Remove filter type:dcterms:BibliographicResource' });
       await remove.waitFor();
       expect(await typeFacet.getAttribute('aria-pressed')).toBe('true');
-      expect(new URL(page.url()).searchParams.get('offset')).toBeNull();
+      expect(searchParam(page, 'offset')).toBeUndefined();
+      expect(searchParam(page, 'filter')).toEqual(['type:dcterms:BibliographicResource']);
       await expectAccessible(page, 'the results filtered by a type');
       await act.press(remove);
       await waitForCount(page, `${RECORDS + 1} results, 1–25 shown`);
