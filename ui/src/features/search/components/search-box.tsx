@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 
 export const QUERY_HELP =
   'All terms must match: word, word*, "a phrase", -word, dcterms:title:word, has:dcterms:date, ' +
-  '-has:dcterms:date, type:pcdm:Object, binary:true, modified:>=2026-01-01, dcterms:date:/^[0-9]{4}$/';
+  'type:pcdm:Object, binary:true, modified:>=2026-01-01';
 
 /**
  * The search form: one box named `Search` and its button. `error` is the API's INVALID message for the

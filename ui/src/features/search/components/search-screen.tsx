@@ -22,7 +22,7 @@ export interface SearchState {
 }
 
 const SORTS: readonly { value: SearchSort | 'default'; label: string }[] = [
-  { value: 'default', label: 'Best first (newest without words)' },
+  { value: 'default', label: 'Best match' },
   { value: 'relevance', label: 'Relevance' },
   { value: 'name', label: 'Name' },
   { value: 'modified', label: 'Newest first' },
@@ -43,12 +43,15 @@ function invalidQueryMessage(error: unknown): string | undefined {
 export function SearchScreen({
   view,
   viewName,
+  scopeName,
   compact,
   state,
   onChange,
 }: {
   view: ViewRef;
   viewName: string;
+  /** The name of the container searched (`state.contextUri`), once known. */
+  scopeName: string | undefined;
   compact: Compact;
   state: SearchState;
   onChange: (next: Partial<SearchState>) => void;
@@ -85,9 +88,9 @@ export function SearchScreen({
                 to="/views/$viewId/browse"
                 params={{ viewId: String(view.id) }}
                 search={{ uri: state.contextUri }}
-                style={{ wordBreak: 'break-all' }}
+                style={{ overflowWrap: 'anywhere' }}
               >
-                {state.contextUri}
+                {scopeName ?? state.contextUri}
               </AnchorLink>
             </>
           )}
@@ -111,7 +114,6 @@ export function SearchScreen({
           </Group>
         )}
       </SearchBox>
-      <IndexStatus view={view} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack component="section" aria-labelledby={resultsHeading} gap="sm">
@@ -206,9 +208,17 @@ export function SearchScreen({
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          {data !== undefined && (
-            <SearchFacets facets={data.facets} filters={state.filters} compact={compact} onToggle={toggle} />
-          )}
+          <Stack gap="lg">
+            {data !== undefined && (
+              <SearchFacets
+                facets={data.facets}
+                filters={state.filters}
+                compact={compact}
+                onToggle={toggle}
+              />
+            )}
+            <IndexStatus view={view} />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Stack>

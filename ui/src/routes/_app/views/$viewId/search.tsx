@@ -1,11 +1,11 @@
 import { Group, Stack } from '@mantine/core';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import { useCallback, useMemo } from 'react';
 import { z } from 'zod';
 import { AnchorLink } from '../../../../components/links';
 import { ErrorScreen, PendingScreen } from '../../../../components/query-states';
-import { schemasQuery, viewQuery } from '../../../../features/browser/api';
+import { contextQuery, schemasQuery, viewQuery } from '../../../../features/browser/api';
 import { useLiveContexts } from '../../../../features/browser/live';
 import { compactIri } from '../../../../features/browser/terms';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
@@ -97,6 +97,11 @@ function SearchPage() {
   const ref = useMemo(() => ({ id, type: view.type }), [id, view.type]);
   const prefixes = useMemo(() => prefixesOf(schemasOfView(view, allSchemas)), [view, allSchemas]);
   const compact = useCallback((iri: string) => compactIri(iri, prefixes), [prefixes]);
+  // The container searched, for its name (the browser's read of it; cached when the search came from there).
+  const scope = useQuery({
+    ...contextQuery({ view: ref, uri: contextUri, tx: undefined }),
+    enabled: contextUri !== undefined,
+  });
   useLiveContexts(id);
 
   const state: SearchState = {
@@ -110,6 +115,7 @@ function SearchPage() {
     <SearchScreen
       view={ref}
       viewName={view.name}
+      scopeName={contextUri === undefined ? undefined : (scope.data?.name ?? undefined)}
       compact={compact}
       state={state}
       onChange={(next) => {
