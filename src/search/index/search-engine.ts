@@ -20,7 +20,14 @@ export interface PreparedDocument {
   readonly folded: string;
   readonly nameKey: string;
   readonly fields: readonly PreparedField[];
+  /** Its facet values, distinct: `1` + each type, `2` + each predicate, `3` + its media type. */
+  readonly facets: readonly string[];
 }
+
+/** A facet value's first character: which facet it counts for. */
+export const FACET_TYPE = '1';
+export const FACET_PREDICATE = '2';
+export const FACET_MEDIA_TYPE = '3';
 
 /** Longest IRI the index takes: indexed IRIs must fit a B-tree entry on both engines. */
 export const MAX_IRI_LENGTH = 1000;
@@ -42,6 +49,13 @@ export function prepare(doc: SearchDocument): PreparedDocument {
     body,
     folded: fold(body),
     nameKey: nameKey(doc.name),
+    facets: [
+      ...new Set([
+        ...doc.types.map((type) => `${FACET_TYPE}${type}`),
+        ...doc.fields.map((field) => `${FACET_PREDICATE}${field.predicate}`),
+        ...(doc.mimeType === null ? [] : [`${FACET_MEDIA_TYPE}${doc.mimeType}`]),
+      ]),
+    ],
     fields: doc.fields.map((field) => ({ ...field, folded: field.isIri ? null : fold(field.value) })),
   };
 }
@@ -66,6 +80,13 @@ export interface SearchEngine {
   inValues(expression: RawBuilder<unknown>, values: readonly (string | number)[]): RawBuilder<boolean>;
   /** The documents `d`, narrowed to those whose text matches every one of `words` (none: all). */
   source(words: readonly TextMatch[]): TextSource;
+  /**
+   * A subquery of one column `k`: every facet value of every row of the CTE `hits` (which has the
+   * documents' `facets`), ordered by code point where it is compared.
+   */
+  facetValues(): RawBuilder<unknown>;
+  /** `d` has this facet value (HAS: a predicate's, TYPE: a type's). */
+  hasFacet(value: string): RawBuilder<boolean>;
   /** `d`'s text matches the word or phrase (for negated terms). */
   bodyMatches(match: TextMatch): RawBuilder<boolean>;
   /** One of `d`'s literal values of `predicate` matches the word or phrase. */

@@ -17,7 +17,14 @@ import type {
 } from '../search.js';
 import { PostgresEngine } from './postgres-engine.js';
 import { matchingDocuments, tooManyValues, type CandidateValue } from './regex-match.js';
-import { prepare, type SearchEngine, type TextSource } from './search-engine.js';
+import {
+  FACET_MEDIA_TYPE,
+  FACET_PREDICATE,
+  FACET_TYPE,
+  prepare,
+  type SearchEngine,
+  type TextSource,
+} from './search-engine.js';
 import { snippetOf } from './snippet.js';
 import { SqliteEngine } from './sqlite-engine.js';
 import { textMatchOf, type TextMatch } from './text-match.js';
@@ -180,15 +187,18 @@ export class SqlSearchIndexStore implements SearchIndexStore {
           break;
         }
         case 'HAS':
-          conditions.push(negate(term.negated, hasPredicate(term.predicate)));
-          break;
-        case 'TYPE':
           conditions.push(
             negate(
               term.negated,
-              sql<boolean>`exists (select 1 from search_types ty where ty.document_id = d.id and ty.type = ${term.type})`,
+              // Types are kept apart from statements: `has:rdf:type` asks whether there are any.
+              term.predicate === RDF_TYPE
+                ? sql<boolean>`d.types <> '[]'`
+                : this.engine.hasFacet(`${FACET_PREDICATE}${term.predicate}`),
             ),
           );
+          break;
+        case 'TYPE':
+          conditions.push(negate(term.negated, this.engine.hasFacet(`${FACET_TYPE}${term.type}`)));
           break;
         case 'BINARY':
           conditions.push(sql<boolean>`d.is_binary = ${term.value !== term.negated ? 1 : 0}`);
@@ -225,38 +235,42 @@ export class SqlSearchIndexStore implements SearchIndexStore {
     return { source, filter: filter(), words };
   }
 
-  /** The total and the facets over every hit, in one statement over the hits computed once. */
+  /**
+   * The total and the facets over every hit, in one statement: the hits' rows are read once (their
+   * `facets` column lists each document's facet values) and their values counted.
+   */
   private async stats(selection: Selection): Promise<{ total: number; facets: SearchFacets }> {
-    const { rows } = await sql<{ kind: number; value: string | null; n: number }>`
-      with hits as materialized (select d.id from ${selection.source.from} where ${selection.filter})
+    const { rows } = await sql<{ kind: string; value: string; n: number }>`
+      with hits as materialized (select d.facets from ${selection.source.from} where ${selection.filter})
       select kind, value, n from (
         select kind, value, n, row_number() over (partition by kind order by n desc, value) as r from (
-          select 0 as kind, '' as value, count(*) as n from hits
+          select '0' as kind, '' as value, count(*) as n from hits
           union all
-          select 1, ty.type, count(*) from hits h join search_types ty on ty.document_id = h.id
-          group by ty.type
-          union all
-          select 2, f.predicate, count(distinct f.document_id) from hits h
-          join search_fields f on f.document_id = h.id group by f.predicate
-          union all
-          select 3, d.mime_type, count(*) from hits h join search_documents d on d.id = h.id
-          where d.mime_type is not null group by d.mime_type
+          select substr(k, 1, 1), substr(k, 2), count(*) from ${this.engine.facetValues()} as facet_values
+          group by k
         ) counted
       ) ranked
       where r <= ${FACET_LIMIT}
       order by kind, r`.execute(this.db);
     let total = 0;
-    const lists = new Map<number, FacetCount[]>([
-      [1, []],
-      [2, []],
-      [3, []],
+    const lists = new Map<string, FacetCount[]>([
+      [FACET_TYPE, []],
+      [FACET_PREDICATE, []],
+      [FACET_MEDIA_TYPE, []],
     ]);
     for (const row of rows) {
-      if (row.kind === 0) total = row.n;
-      else lists.get(row.kind)?.push({ value: row.value ?? '', count: row.n });
+      if (row.kind === '0') total = row.n;
+      else lists.get(row.kind)?.push({ value: row.value, count: row.n });
     }
-    const list = (kind: number): FacetCount[] => lists.get(kind) ?? [];
-    return { total, facets: { types: list(1), predicates: list(2), mimeTypes: list(3) } };
+    const list = (kind: string): FacetCount[] => lists.get(kind) ?? [];
+    return {
+      total,
+      facets: {
+        types: list(FACET_TYPE),
+        predicates: list(FACET_PREDICATE),
+        mimeTypes: list(FACET_MEDIA_TYPE),
+      },
+    };
   }
 
   /** One page of hits in the query's order (each order ends with the IRI, so pages never shift). */
@@ -268,6 +282,12 @@ export class SqlSearchIndexStore implements SearchIndexStore {
         : query.sort === 'relevance' && source.rank !== null
           ? sql`${source.rank}, d.iri`
           : sql`d.modified desc nulls last, d.iri`;
+    // The page's ids first, sorting only what the order needs; then the page's rows (a sort that carried
+    // every column of every hit would move each hit's text through the sorter).
+    const { rows: page } = await sql<{ id: number }>`
+      select d.id from ${source.from} where ${filter}
+      order by ${order} limit ${query.limit} offset ${query.offset}`.execute(this.db);
+    if (page.length === 0) return [];
     const { rows } = await sql<{
       id: number;
       iri: string;
@@ -279,9 +299,15 @@ export class SqlSearchIndexStore implements SearchIndexStore {
     }>`
       select d.id, d.iri, d.name, d.types, d.is_binary, d.modified,
         ${words.length > 0 ? sql`d.body` : sql`null`} as body
-      from ${source.from} where ${filter}
-      order by ${order} limit ${query.limit} offset ${query.offset}`.execute(this.db);
-    const documents = rows.map((row) => ({ ...row, body: row.body ?? '' }));
+      from search_documents d where ${this.engine.inValues(
+        sql`d.id`,
+        page.map((row) => row.id),
+      )}`.execute(this.db);
+    const byId = new Map(rows.map((row) => [row.id, { ...row, body: row.body ?? '' }]));
+    const documents = page.flatMap((row) => {
+      const document = byId.get(row.id);
+      return document === undefined ? [] : [document];
+    });
     const fragments =
       words.length > 0 && documents.length > 0
         ? await this.engine.fragments(this.db, words, documents)
@@ -308,13 +334,6 @@ function scopeConditions(scope: SearchScope): RawBuilder<boolean> {
   const below = within.endsWith('/') ? within : `${within}/`;
   const end = `${below.slice(0, -1)}0`;
   return sql<boolean>`${view} and (d.iri = ${within} or (d.iri >= ${below} and d.iri < ${end}))`;
-}
-
-function hasPredicate(predicate: string): RawBuilder<boolean> {
-  // The index keeps types apart from statements (search_types), so `has:rdf:type` asks there.
-  if (predicate === RDF_TYPE)
-    return sql<boolean>`exists (select 1 from search_types ty where ty.document_id = d.id)`;
-  return sql<boolean>`exists (select 1 from search_fields f where f.document_id = d.id and f.predicate = ${predicate})`;
 }
 
 function negate(negated: boolean, condition: RawBuilder<boolean>): RawBuilder<boolean> {

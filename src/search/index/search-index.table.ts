@@ -21,6 +21,8 @@ export interface SearchDocumentTable {
   indexed_at: number;
   /** The literal values (and a name that is none of them) as written, the text snippets are cut from. */
   body: string;
+  /** The document's facet values, each a kind digit (1 type, 2 predicate, 3 media type) and the value. */
+  facets: string;
 }
 
 export interface SearchFieldTable {
@@ -31,9 +33,4 @@ export interface SearchFieldTable {
   value: string;
   language: string | null;
   is_iri: number;
-}
-
-export interface SearchTypeTable {
-  document_id: number;
-  type: string;
 }
