@@ -15,6 +15,7 @@ import { SparqlBox } from '../../../../features/browser/components/sparql-box';
 import { useLiveContexts } from '../../../../features/browser/live';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
 import { StartJobButton } from '../../../../features/jobs/components/start-job-button';
+import { BrowserSearchBox } from '../../../../features/search/components/search-box';
 import { BinaryTools } from '../../../../features/resource-tools/components/binary-tools';
 import { TransactionBanner } from '../../../../features/resource-tools/components/transaction-banner';
 import { VersionsSection } from '../../../../features/resource-tools/components/versions-section';
@@ -94,6 +95,7 @@ function BrowsePage() {
           void navigate({ search: (previous) => ({ ...previous, tx: next }) });
         }}
       />
+      <BrowserSearchBox viewId={id} container={context.resource ? undefined : uri} />
       <Group gap="sm">
         <StartJobButton resource={resource} />
       </Group>
