@@ -173,11 +173,45 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the INDEX job settings', () => {
+    expect(loadConfig({})).toMatchObject({ indexJobMaxResources: 1_000_000, searchIndexNewViews: true });
+    expect(
+      loadConfig({
+        SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES: '2000',
+        SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS: 'false',
+      }),
+    ).toMatchObject({ indexJobMaxResources: 2000, searchIndexNewViews: false });
+    expect(() => loadConfig({ SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES: '0' })).toThrow(
+      /SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES must be an integer from 1 to 100000000, got "0"/,
+    );
+  });
+
   it('reads the render cache budget, 0 turning it off', () => {
     expect(loadConfig({}).renderCacheMiB).toBe(32);
     expect(loadConfig({ SCRIPTORIUM_RENDER_CACHE_MIB: '0' }).renderCacheMiB).toBe(0);
     expect(() => loadConfig({ SCRIPTORIUM_RENDER_CACHE_MIB: '-1' })).toThrow(
       /SCRIPTORIUM_RENDER_CACHE_MIB must be an integer from 0 to 65536, got "-1"/,
+    );
+  });
+
+  it('reads the bounds of a search’s regular expression', () => {
+    expect(loadConfig({})).toMatchObject({ searchRegexMaxValues: 200_000, searchRegexMaxMillis: 2_000 });
+    expect(
+      loadConfig({ SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES: '5000', SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS: '250' }),
+    ).toMatchObject({ searchRegexMaxValues: 5000, searchRegexMaxMillis: 250 });
+    expect(() =>
+      loadConfig({ SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES: '0', SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS: 'long' }),
+    ).toThrow(
+      /SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES must be an integer from 1 to 100000000, got "0"[\s\S]*SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS must be an integer from 10 to 600000, got "long"/,
+    );
+  });
+
+  it('runs the search feed unless SCRIPTORIUM_SEARCH_FEED turns it off', () => {
+    expect(loadConfig({}).searchFeed).toBe(true);
+    expect(loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'off' }).searchFeed).toBe(false);
+    expect(loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'on' }).searchFeed).toBe(true);
+    expect(() => loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'sometimes' })).toThrow(
+      /SCRIPTORIUM_SEARCH_FEED must be true or false, got "sometimes"/,
     );
   });
 });

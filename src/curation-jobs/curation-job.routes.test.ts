@@ -170,7 +170,7 @@ describe('POST /curation-job validation', () => {
     );
     expect((wrong.payload.ValidationResults as { messages: unknown }).messages).toEqual({
       kind: { type: "A curation job's kind must be one of MAPPING, FIXITY" },
-      scope: { type: "A curation job's scope must be one of RESOURCE, CHILDREN, SUBTREE" },
+      scope: { type: "A curation job's scope must be one of RESOURCE, CHILDREN, SUBTREE, QUERY, MEMBERS" },
       dryRun: { type: "A curation job's dryRun must be true or false" },
     });
     expect(ok(await sendJson(t.app, 'GET', '/curation-job'))['ArrayList<CurationJob>']).toEqual([]);

@@ -4,9 +4,12 @@ import { RUNNING_STATES, type JobState } from './job-states.js';
 import { progressLine } from './progress-bar.js';
 
 export const JOB_USAGE = `  scriptorium job run --view <id> --context <IRI> --kind <MAPPING|FIXITY>
-                      [--scope <RESOURCE|CHILDREN|SUBTREE>] [--operators <id,id,…>] [--apply]
+                      [--scope <RESOURCE|CHILDREN|SUBTREE|QUERY|MEMBERS>] [--query <q>]
+                      [--operators <id,id,…>] [--apply]
       Starts a curation job through the service's API and shows its progress until it ends. A MAPPING
-      job previews by default; --apply writes at once. Scope defaults to SUBTREE.
+      job previews by default; --apply writes at once. Scope defaults to SUBTREE, or to QUERY with
+      --query: the resources a search for <q> finds within the context (the search's query language).
+      MEMBERS: the resources the context names with pcdm:hasMember or that name it with pcdm:memberOf.
   scriptorium job apply|undo|cancel|show <job id>
       Applies a previewed job, undoes an applied one, cancels a running one (then follows it), or shows it.
   Every job command talks to the running service: --server <URL> (default http://127.0.0.1:$PORT, PORT
@@ -170,6 +173,7 @@ export async function runJobCommand(argv: readonly string[], io: JobCliIo): Prom
       context: { type: 'string' },
       kind: { type: 'string' },
       scope: { type: 'string' },
+      query: { type: 'string' },
       operators: { type: 'string' },
       apply: { type: 'boolean' },
       server: { type: 'string' },
@@ -189,7 +193,8 @@ export async function runJobCommand(argv: readonly string[], io: JobCliIo): Prom
       const created = await api.call('POST', '/curation-job', {
         repositoryViewId: Number(values.view),
         contextUri: values.context,
-        scope: (values.scope ?? 'SUBTREE').toUpperCase(),
+        scope: (values.scope ?? (values.query === undefined ? 'SUBTREE' : 'QUERY')).toUpperCase(),
+        ...(values.query !== undefined && { query: values.query }),
         kind,
         operators: parseOperators(values.operators),
         dryRun: values.apply !== true,

@@ -18,6 +18,8 @@ import type {
   RepositoryViewTable,
   SeedTable,
 } from '../repository-views/repository-view.table.js';
+import type { SearchDocumentTable, SearchFieldTable } from '../search/index/search-index.table.js';
+import type { SearchPendingTable, SearchViewTable } from '../search/search-feed.table.js';
 import type { UserTable } from '../users/user.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
@@ -42,6 +44,10 @@ export interface Database {
   curation_jobs: CurationJobTable;
   curation_job_items: CurationJobItemTable;
   event_tickets: EventTicketTable;
+  search_documents: SearchDocumentTable;
+  search_fields: SearchFieldTable;
+  search_pending: SearchPendingTable;
+  search_views: SearchViewTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

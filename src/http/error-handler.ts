@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { queryInvalid } from '../search/query/query-invalid.js';
+import { InvalidQueryError } from '../search/search.js';
 import { AppError, type ErrorCode } from '../shared/errors.js';
 import { envelope, type Envelope } from './envelope.js';
 
@@ -43,7 +45,9 @@ function describeFrameworkError(error: FastifyError): { http: number; message: s
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler(async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler(async (thrown: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    // A malformed search query, wherever it is parsed (GET …/search, a QUERY-scoped job): INVALID on `q`.
+    const error = thrown instanceof InvalidQueryError ? queryInvalid(thrown) : thrown;
     if (error instanceof AppError) {
       const mapped = STATUS_BY_CODE[error.code];
       const payload = 'results' in error ? { ValidationResults: error.results } : {};

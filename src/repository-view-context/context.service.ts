@@ -11,6 +11,7 @@ import type {
 } from '../repository-adapters/repository-adapter.js';
 import { featuresOf, requireFacet } from '../repository-adapters/repository-kinds.js';
 import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
+import { NO_UPKEEP, type IndexUpkeep } from '../search/indexing/index-upkeep.js';
 import { BadRequestError, ForbiddenError } from '../shared/errors.js';
 import {
   buildContext,
@@ -44,6 +45,8 @@ export interface ContextServiceOptions {
   readonly renderCache?: RenderCacheLimits;
   /** Where each write is announced (`context/<viewId>` events; default: nowhere). */
   readonly events?: EventBus;
+  /** Told of each write, so an external view's search index follows it (DECISIONS.md §12; default: nobody). */
+  readonly upkeep?: IndexUpkeep;
 }
 
 /**
@@ -54,6 +57,7 @@ export class ContextService {
   /** Built contexts of in-process views (undefined: the database cannot tell when to drop them). */
   readonly renders: RenderCache | undefined;
   private readonly events: EventBus;
+  private readonly upkeep: IndexUpkeep;
 
   constructor(
     private readonly views: RepositoryViewService,
@@ -61,6 +65,7 @@ export class ContextService {
   ) {
     const { dataVersion } = options;
     this.events = options.events ?? NO_EVENTS;
+    this.upkeep = options.upkeep ?? NO_UPKEEP;
     // A budget of 0 keeps nothing (SCRIPTORIUM_RENDER_CACHE_MIB=0).
     this.renders =
       dataVersion?.watchesRepository === true && options.renderCache?.maxBytes !== 0
@@ -161,6 +166,7 @@ export class ContextService {
       session.context.tx,
     );
     this.changed(session, 'CREATE', child, 'Resource created');
+    this.indexWritten(session, child);
     return this.read(session);
   }
 
@@ -168,6 +174,7 @@ export class ContextService {
     const triple = this.aboutContext(session, body);
     await session.opened.adapter.updateTriples(session.context.uri, [], [triple], session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata added');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -182,6 +189,7 @@ export class ContextService {
     const replacement = DataFactory.quad(old.subject, old.predicate, parseObject(value) as typeof old.object);
     await session.opened.adapter.updateTriples(session.context.uri, [old], [replacement], session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -189,6 +197,7 @@ export class ContextService {
     const triple = this.aboutContext(session, body);
     await session.opened.adapter.updateTriples(session.context.uri, [triple], [], session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata deleted');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -201,6 +210,7 @@ export class ContextService {
     const update = vetContextUpdate(body, session.context.uri);
     await session.opened.adapter.runUpdate(session.context.uri, update, session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated by a query');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -214,6 +224,7 @@ export class ContextService {
   ): Promise<RepositoryViewContext> {
     const binary = await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
     this.changed(session, 'CREATE', binary, 'File uploaded');
+    this.indexWritten(session, binary);
     return this.read(session);
   }
 
@@ -227,6 +238,7 @@ export class ContextService {
       throw new ForbiddenError('Only an administrator may delete the root of a repository view');
     await session.opened.adapter.delete(session.context.uri, session.context.tx);
     this.changed(session, 'DELETE', session.context.uri, 'Resource deleted');
+    this.indexWritten(session, session.context.uri, true);
     if (session.context.tx !== undefined)
       await requireFacet(session.opened.adapter, 'transactions').refresh(session.context.tx);
   }
@@ -248,12 +260,14 @@ export class ContextService {
     const tx = requireTx(session);
     await transactionsOf(session).commit(tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Transaction committed', false);
+    this.upkeep.transactionEnded(writtenView(session), tx.id, true);
   }
 
   async rollbackTransaction(session: ContextSession): Promise<void> {
     const tx = requireTx(session);
     await transactionsOf(session).rollback(tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Transaction rolled back', false);
+    this.upkeep.transactionEnded(writtenView(session), tx.id, false);
   }
 
   async createVersion(session: ContextSession, name: string | undefined): Promise<RepositoryViewContext> {
@@ -272,6 +286,7 @@ export class ContextService {
     const resource = await requireFacet(session.opened.adapter, 'versions').restore(session.context.uri);
     const context = resolveContextUri(session.opened.view.rootUri, resource);
     this.changed(session, 'UPDATE', context.uri, 'Version restored');
+    this.indexWritten({ ...session, context }, context.uri);
     return this.read({ ...session, context });
   }
 
@@ -295,6 +310,11 @@ export class ContextService {
     this.events.publish(contextEvent(session.opened.view.id, action, uri, text));
   }
 
+  /** Tells the search index of a resource written (or deleted) in this session (versions are not indexed). */
+  private indexWritten(session: ContextSession, uri: string, deleted = false): void {
+    this.upkeep.written(writtenView(session), { uris: [uri], deleted, txId: session.context.tx?.id });
+  }
+
   /** A body triple about the context itself (its subject may be given relative to the view's root). */
   private aboutContext(session: ContextSession, body: unknown) {
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
@@ -308,6 +328,11 @@ export class ContextService {
       throw new BadRequestError(`A triple's subject must be the context ${session.context.uri}`);
     return triple;
   }
+}
+
+function writtenView(session: ContextSession) {
+  const { opened } = session;
+  return { viewId: opened.view.id, rootUri: opened.view.rootUri, adapter: opened.adapter };
 }
 
 function details(info: TransactionInfo): TransactionDetails {

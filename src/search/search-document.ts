@@ -12,7 +12,14 @@ export interface DocumentSource {
 }
 
 /** Namespaces whose statements the repository manages: not the curator's metadata, so not searched. */
-const SERVER_MANAGED = [NS.ldp, NS.fedora, NS.fcrepo, NS.memento, NS.iana, 'http://www.w3.org/ns/posix/stat#'];
+const SERVER_MANAGED = [
+  NS.ldp,
+  NS.fedora,
+  NS.fcrepo,
+  NS.memento,
+  NS.iana,
+  'http://www.w3.org/ns/posix/stat#',
+];
 const NAME_PREDICATES = [RDFS.label, DC.title, DCTERMS.title];
 
 function isServerManaged(iri: string): boolean {
@@ -49,7 +56,8 @@ export function documentOf(source: DocumentSource): SearchDocument {
     fields.push({
       predicate,
       value: object.value,
-      language: object.termType === 'Literal' && object.language !== '' ? object.language.toLowerCase() : null,
+      language:
+        object.termType === 'Literal' && object.language !== '' ? object.language.toLowerCase() : null,
       isIri: object.termType !== 'Literal',
     });
   }

@@ -159,11 +159,7 @@ export interface SearchIndexStore {
   /** A page of hits, the total and the facets over every hit. Throws `InvalidQueryError` past the regex bounds. */
   search(query: IndexQuery, bounds: RegexBounds): Promise<IndexResults>;
   /** Every IRI the terms match in the scope, in IRI order, streamed in pages (QUERY-scoped jobs). */
-  matching(
-    scope: SearchScope,
-    terms: readonly QueryTerm[],
-    bounds: RegexBounds,
-  ): AsyncIterable<string>;
+  matching(scope: SearchScope, terms: readonly QueryTerm[], bounds: RegexBounds): AsyncIterable<string>;
   /** The IRIs of the view's documents with a field (`predicate`, `iri` as an IRI object). */
   naming(viewId: number, predicate: string, iri: string): Promise<string[]>;
   /** Name and binary flag of each IRI the view's index holds (children lists, breadcrumbs). */

@@ -18,11 +18,17 @@ export type ErrorCode =
   | 'PRECONDITION_FAILED'
   | 'CAPABILITY_UNSUPPORTED';
 
-/** A request that is understood but breaks input or business rules: 200 INVALID + ValidationResults. */
+/**
+ * A request that is understood but breaks input or business rules: 200 INVALID + ValidationResults. The
+ * envelope's message is the default one unless a more telling one is given (a search query's problem).
+ */
 export class ValidationFailedError extends AppError {
   readonly code = 'VALIDATION_FAILED';
-  constructor(readonly results: ValidationResults) {
-    super('Your request failed validation');
+  constructor(
+    readonly results: ValidationResults,
+    message = 'Your request failed validation',
+  ) {
+    super(message);
     this.name = 'ValidationFailedError';
   }
 }

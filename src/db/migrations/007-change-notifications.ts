@@ -36,6 +36,12 @@ export const QUIET_TABLES = [
   // Migration 010: curation jobs are read fresh by every request and runner; nothing keeps them.
   'curation_jobs',
   'curation_job_items',
+  // Migration 014: the search index is read fresh by every search; nothing keeps it.
+  'search_documents',
+  'search_fields',
+  // Migration 015: the search feed's queue and per-view state, read fresh by the feed and the routes.
+  'search_pending',
+  'search_views',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';

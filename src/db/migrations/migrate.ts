@@ -13,6 +13,9 @@ import { curationJobsMigration } from './010-curation-jobs.js';
 import { eventTicketsMigration } from './011-event-tickets.js';
 import { txStagedOrderMigration } from './012-tx-staged-order.js';
 import { curationJobItemWarningsMigration } from './013-curation-job-item-warnings.js';
+import { searchIndexMigration } from './014-search-index.js';
+import { searchFeedMigration } from './015-search-feed.js';
+import { curationJobQueryMigration } from './016-curation-job-query.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -30,6 +33,9 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '011-event-tickets': eventTicketsMigration(),
     '012-tx-staged-order': txStagedOrderMigration(),
     '013-curation-job-item-warnings': curationJobItemWarningsMigration(),
+    '014-search-index': searchIndexMigration(dialect),
+    '015-search-feed': searchFeedMigration(dialect),
+    '016-curation-job-query': curationJobQueryMigration(),
   };
 }
 

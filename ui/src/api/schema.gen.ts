@@ -156,9 +156,11 @@ export interface paths {
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -187,8 +189,9 @@ export interface paths {
                         dryRun?: boolean | null;
                         kind: "MAPPING" | "FIXITY";
                         operators?: number[] | null;
+                        query?: string | null;
                         repositoryViewId: number;
-                        scope: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                        scope: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                     };
                 };
             };
@@ -227,9 +230,11 @@ export interface paths {
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -299,9 +304,11 @@ export interface paths {
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -375,9 +382,11 @@ export interface paths {
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -449,9 +458,11 @@ export interface paths {
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -654,9 +665,11 @@ export interface paths {
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";

@@ -1,0 +1,130 @@
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Database, SqlDialect } from '../../db/database.js';
+import type { SearchDocument } from '../search.js';
+import { fold, nameKey } from './fold.js';
+import type { TextMatch } from './text-match.js';
+
+/** A literal field's folded text (null for an IRI object: IRIs are matched whole, never as words). */
+export interface PreparedField {
+  readonly predicate: string;
+  readonly value: string;
+  readonly language: string | null;
+  readonly isIri: boolean;
+  readonly folded: string | null;
+}
+
+/** A document with what the tables need computed once: its body as written and folded, its sort key. */
+export interface PreparedDocument {
+  readonly doc: SearchDocument;
+  readonly body: string;
+  readonly folded: string;
+  readonly nameKey: string;
+  readonly fields: readonly PreparedField[];
+  /** Its facet values, distinct: `1` + each type, `2` + each predicate, `3` + its media type. */
+  readonly facets: readonly string[];
+}
+
+/** A facet value's first character: which facet it counts for. */
+export const FACET_TYPE = '1';
+export const FACET_PREDICATE = '2';
+export const FACET_MEDIA_TYPE = '3';
+
+/** Longest IRI the index takes: indexed IRIs must fit a B-tree entry on both engines. */
+export const MAX_IRI_LENGTH = 1000;
+
+/**
+ * The text searched for a document: its literal values as written, one per line, and its name when that
+ * is none of them (a binary's file name) and not just its IRI.
+ */
+export function prepare(doc: SearchDocument): PreparedDocument {
+  if (doc.iri.length > MAX_IRI_LENGTH)
+    throw new Error(
+      `cannot index ${doc.iri.slice(0, 80)}…: IRIs over ${MAX_IRI_LENGTH} characters are not indexed`,
+    );
+  const literals = doc.fields.filter((field) => !field.isIri).map((field) => field.value);
+  const lines = doc.name !== doc.iri && !literals.includes(doc.name) ? [doc.name, ...literals] : literals;
+  const body = lines.join('\n');
+  return {
+    doc,
+    body,
+    folded: fold(body),
+    nameKey: nameKey(doc.name),
+    facets: [
+      ...new Set([
+        ...doc.types.map((type) => `${FACET_TYPE}${type}`),
+        ...doc.fields.map((field) => `${FACET_PREDICATE}${field.predicate}`),
+        ...(doc.mimeType === null ? [] : [`${FACET_MEDIA_TYPE}${doc.mimeType}`]),
+      ]),
+    ],
+    fields: doc.fields.map((field) => ({ ...field, folded: field.isIri ? null : fold(field.value) })),
+  };
+}
+
+/** Where a query's documents `d` come from, and what its words add. */
+export interface TextSource {
+  /** The FROM clause naming the documents `d` (joined to their full text where the engine needs it). */
+  readonly from: RawBuilder<unknown>;
+  /** The words' condition (true when there are none). */
+  readonly where: RawBuilder<boolean>;
+  /** ORDER BY terms, best match first; null when the query has no words. */
+  readonly rank: RawBuilder<unknown> | null;
+}
+
+/**
+ * What differs between SQLite FTS5 and PostgreSQL full-text search; everything else (scope, HAS, TYPE,
+ * sorting, facets, REGEX) is the same SQL on both, in search-index.store.ts.
+ */
+export interface SearchEngine {
+  readonly dialect: SqlDialect;
+  /** `expression IN (values)`, the values bound as one parameter (a JSON array / an array). */
+  inValues(expression: RawBuilder<unknown>, values: readonly (string | number)[]): RawBuilder<boolean>;
+  /** The documents `d`, narrowed to those whose text matches every one of `words` (none: all). */
+  source(words: readonly TextMatch[]): TextSource;
+  /**
+   * A subquery of one column `k`: every facet value of every row of the CTE `hits` (which has the
+   * documents' `facets`), ordered by code point where it is compared.
+   */
+  facetValues(): RawBuilder<unknown>;
+  /** `d` has this facet value (HAS: a predicate's, TYPE: a type's). */
+  hasFacet(value: string): RawBuilder<boolean>;
+  /** `d`'s text matches the word or phrase (for negated terms). */
+  bodyMatches(match: TextMatch): RawBuilder<boolean>;
+  /** One of `d`'s literal values of `predicate` matches the word or phrase. */
+  fieldMatches(predicate: string, match: TextMatch): RawBuilder<boolean>;
+  /** For each document, the engine's fragment of its folded text around `words`, marked (snippet.ts). */
+  fragments(
+    db: Kysely<Database>,
+    words: readonly TextMatch[],
+    documents: readonly { id: number; body: string }[],
+  ): Promise<Map<number, string>>;
+  /** Writes (adds or replaces by IRI) the view's documents, inside the caller's transaction. */
+  write(
+    trx: Transaction<Database>,
+    viewId: number,
+    documents: readonly PreparedDocument[],
+    now: number,
+  ): Promise<void>;
+}
+
+/**
+ * Rows per write statement. Rows travel as one parameter per column (a JSON array on SQLite, arrays on
+ * PostgreSQL), so a statement's text is the same whatever the batch (SQLite keeps its prepared statements
+ * by text) and no parameter limit is near; chunks only bound the memory of one statement.
+ */
+const CHUNK = 2000;
+
+export function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
+  return out;
+}
+
+/** Each written IRI's document id, from the rows an upsert returned (every IRI written is among them). */
+export function documentIds(rows: readonly { id: number; iri: string }[]): (iri: string) => number {
+  const ids = new Map(rows.map((row) => [row.iri, row.id]));
+  return (iri) => {
+    const id = ids.get(iri);
+    if (id === undefined) throw new Error(`the index wrote no row for ${iri}`);
+    return id;
+  };
+}
