@@ -18,7 +18,13 @@ import pg from 'pg';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrations/migrate.js';
 import { createSearchIndexStore } from '../src/search/index/search-index.store.js';
-import type { IndexQuery, QueryTerm, SearchDocument, SearchField, SearchIndexStore } from '../src/search/search.js';
+import type {
+  IndexQuery,
+  QueryTerm,
+  SearchDocument,
+  SearchField,
+  SearchIndexStore,
+} from '../src/search/search.js';
 import { ensureDatabase } from '../test/support/global-setup.js';
 import { TEST_POSTGRES_URL } from '../test/support/test-database.js';
 
@@ -42,13 +48,30 @@ function random(seed: number): () => number {
 }
 
 const next = random(42);
-const SYLLABLES = ['ka', 'lo', 'mer', 'ti', 'van', 'so', 'ru', 'bel', 'din', 'fa', 'go', 'hul', 'pre', 'zon', 'qua', 'wex'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mer',
+  'ti',
+  'van',
+  'so',
+  'ru',
+  'bel',
+  'din',
+  'fa',
+  'go',
+  'hul',
+  'pre',
+  'zon',
+  'qua',
+  'wex',
+];
 /** A vocabulary of synthetic words, drawn with a Zipf-like skew (rank r has weight 1/r). */
 const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
   let word = '';
   let n = i + 17;
   while (n > 0) {
-    word += SYLLABLES[n % SYLLABLES.length];
+    word += SYLLABLES[n % SYLLABLES.length]!;
     n = Math.floor(n / SYLLABLES.length);
   }
   return word;
@@ -68,36 +91,90 @@ function documents(count: number): SearchDocument[] {
   const docs: SearchDocument[] = [];
   const containers = Array.from({ length: 20 }, (_, i) => `${ROOT}/c${i}`);
   for (const iri of [ROOT, BIG, ...containers])
-    docs.push({ iri, parent: iri === ROOT ? null : ROOT, name: iri, types: [], binary: false, mimeType: null, modified: null, fields: [] });
+    docs.push({
+      iri,
+      parent: iri === ROOT ? null : ROOT,
+      name: iri,
+      types: [],
+      binary: false,
+      mimeType: null,
+      modified: null,
+      fields: [],
+    });
   for (let k = 0; docs.length < count; k++) {
     const parent = k % 2 === 0 ? BIG : containers[k % containers.length]!;
     const iri = `${parent}/r${String(k).padStart(7, '0')}`;
     const modified = next() < 0.9 ? Date.UTC(2015, 0, 1) + Math.floor(next() * 10 * 365 * 86_400_000) : null;
     if (next() < 0.1) {
-      docs.push({ iri, parent, name: `scan-${k}.tif`, types: [], binary: true, mimeType: next() < 0.5 ? 'image/tiff' : 'image/jpeg', modified, fields: [] });
+      docs.push({
+        iri,
+        parent,
+        name: `scan-${k}.tif`,
+        types: [],
+        binary: true,
+        mimeType: next() < 0.5 ? 'image/tiff' : 'image/jpeg',
+        modified,
+        fields: [],
+      });
       continue;
     }
     const title = Array.from({ length: 3 + Math.floor(next() * 4) }, zipf);
     // Half the corpus says "common" (the facet-heavy query).
     if (next() < 0.5) title.push('common');
-    const fields: SearchField[] = [{ predicate: TITLE, value: title.join(' '), language: 'en', isIri: false }];
+    const fields: SearchField[] = [
+      { predicate: TITLE, value: title.join(' '), language: 'en', isIri: false },
+    ];
     if (next() < 0.6)
-      fields.push({ predicate: DESCRIPTION, value: Array.from({ length: 10 + Math.floor(next() * 20) }, zipf).join(' '), language: null, isIri: false });
+      fields.push({
+        predicate: DESCRIPTION,
+        value: Array.from({ length: 10 + Math.floor(next() * 20) }, zipf).join(' '),
+        language: null,
+        isIri: false,
+      });
     if (next() < 0.8) {
       const year = 1850 + Math.floor(next() * 170);
-      fields.push({ predicate: DATE, value: next() < 0.5 ? String(year) : `${year}-0${1 + Math.floor(next() * 9)}-1${Math.floor(next() * 9)}`, language: null, isIri: false });
+      fields.push({
+        predicate: DATE,
+        value:
+          next() < 0.5 ? String(year) : `${year}-0${1 + Math.floor(next() * 9)}-1${Math.floor(next() * 9)}`,
+        language: null,
+        isIri: false,
+      });
     }
-    for (let s = Math.floor(next() * 3); s > 0; s--) fields.push({ predicate: SUBJECT, value: SUBJECTS[Math.floor(next() * SUBJECTS.length)]!, language: null, isIri: false });
-    docs.push({ iri, parent, name: title.join(' '), types: TYPES.filter(() => next() < 0.4), binary: false, mimeType: null, modified, fields });
+    for (let s = Math.floor(next() * 3); s > 0; s--)
+      fields.push({
+        predicate: SUBJECT,
+        value: SUBJECTS[Math.floor(next() * SUBJECTS.length)]!,
+        language: null,
+        isIri: false,
+      });
+    docs.push({
+      iri,
+      parent,
+      name: title.join(' '),
+      types: TYPES.filter(() => next() < 0.4),
+      binary: false,
+      mimeType: null,
+      modified,
+      fields,
+    });
   }
   return docs;
 }
 
-async function open(kind: 'sqlite' | 'postgres'): Promise<{ handle: DatabaseHandle; done: () => Promise<void> }> {
+async function open(
+  kind: 'sqlite' | 'postgres',
+): Promise<{ handle: DatabaseHandle; done: () => Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'search-bench-'));
     const handle = connectDatabase({ kind: 'sqlite', file: path.join(dir, 'bench.sqlite') });
-    return { handle, done: async () => { await handle.db.destroy(); fs.rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      handle,
+      done: async () => {
+        await handle.db.destroy();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   await ensureDatabase();
   const schema = `bench_search_${randomBytes(4).toString('hex')}`;
@@ -143,7 +220,15 @@ async function run(kind: 'sqlite' | 'postgres', docs: SearchDocument[], runs: nu
     await migrateToLatest(handle.db, handle.dialect);
     const view = await handle.db
       .insertInto('repository_views')
-      .values({ type: 'FEDORA', name: 'bench', root_uri: ROOT, username: null, password_encrypted: null, dialect: null, detected_dialect: null })
+      .values({
+        type: 'FEDORA',
+        name: 'bench',
+        root_uri: ROOT,
+        username: null,
+        password_encrypted: null,
+        dialect: null,
+        detected_dialect: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const store: SearchIndexStore = createSearchIndexStore(handle.db, handle.dialect);
@@ -161,36 +246,79 @@ async function run(kind: 'sqlite' | 'postgres', docs: SearchDocument[], runs: nu
       limit: 25,
       ...extra,
     });
-    const word = (text: string, predicate: string | null = null, prefix = false): QueryTerm => ({ kind: 'WORD', text, prefix, predicate, negated: false });
+    const word = (text: string, predicate: string | null = null, prefix = false): QueryTerm => ({
+      kind: 'WORD',
+      text,
+      prefix,
+      predicate,
+      negated: false,
+    });
     const mid = VOCABULARY[60]!;
     const rare = VOCABULARY[2000]!;
     const titled = docs.filter((d) => d.fields[0]?.predicate === TITLE);
     const second = titled[titled.length >> 1]!.fields[0]!.value.split(' ').slice(1, 3).join(' ');
     await time(`one word (${mid})`, runs, () => store.search(q([word(mid)]), bounds));
     await time(`one rare word (${rare})`, runs, () => store.search(q([word(rare)]), bounds));
-    await time(`a phrase ("${second}")`, runs, () => store.search(q([{ kind: 'PHRASE', text: second, predicate: null, negated: false }]), bounds));
+    await time(`a phrase ("${second}")`, runs, () =>
+      store.search(q([{ kind: 'PHRASE', text: second, predicate: null, negated: false }]), bounds),
+    );
     await time('title:word -has:date', runs, () =>
       store.search(q([word(mid, TITLE), { kind: 'HAS', predicate: DATE, negated: true }]), bounds),
     );
     await time('a prefix (ka*)', runs, () => store.search(q([word('kalo', null, true)]), bounds));
     await time('regex date:/^[0-9]{4}$/ within c3', runs, () =>
-      store.search(q([{ kind: 'REGEX', predicate: DATE, pattern: '^[0-9]{4}$', negated: false }], { scope: { viewId: view.id, within: `${ROOT}/c3`, childrenOnly: false } }), bounds),
+      store.search(
+        q([{ kind: 'REGEX', predicate: DATE, pattern: '^[0-9]{4}$', negated: false }], {
+          scope: { viewId: view.id, within: `${ROOT}/c3`, childrenOnly: false },
+        }),
+        bounds,
+      ),
     );
     await time('regex date:/^[0-9]{4}$/ whole view', Math.min(runs, 5), () =>
       store.search(q([{ kind: 'REGEX', predicate: DATE, pattern: '^[0-9]{4}$', negated: false }]), bounds),
     );
-    await time('facet-heavy word (common, half the corpus)', runs, () => store.search(q([word('common')]), bounds));
+    await time('facet-heavy word (common, half the corpus)', runs, () =>
+      store.search(q([word('common')]), bounds),
+    );
     await time('children of big, by name (depth=1)', runs, () =>
-      store.search(q([], { sort: 'name', scope: { viewId: view.id, within: BIG, childrenOnly: true } }), bounds),
+      store.search(
+        q([], { sort: 'name', scope: { viewId: view.id, within: BIG, childrenOnly: true } }),
+        bounds,
+      ),
     );
     await time('children of big, by name, page 1000', runs, () =>
-      store.search(q([], { sort: 'name', offset: 25_000, scope: { viewId: view.id, within: BIG, childrenOnly: true } }), bounds),
+      store.search(
+        q([], { sort: 'name', offset: 25_000, scope: { viewId: view.id, within: BIG, childrenOnly: true } }),
+        bounds,
+      ),
+    );
+    await time('children of big, by name, no facets', runs, () =>
+      store.search(
+        q([], { sort: 'name', facets: false, scope: { viewId: view.id, within: BIG, childrenOnly: true } }),
+        bounds,
+      ),
+    );
+    await time('children of big, by name, page 1000, no facets', runs, () =>
+      store.search(
+        q([], {
+          sort: 'name',
+          offset: 25_000,
+          facets: false,
+          scope: { viewId: view.id, within: BIG, childrenOnly: true },
+        }),
+        bounds,
+      ),
     );
     await time('whole view, newest first', runs, () => store.search(q([]), bounds));
     await time('matching: all of c3 (QUERY scope)', Math.min(runs, 5), async () => {
-      let n = 0;
-      for await (const _ of store.matching({ viewId: view.id, within: `${ROOT}/c3`, childrenOnly: false }, [], bounds)) n++;
-      return { total: n };
+      const iris: string[] = [];
+      for await (const iri of store.matching(
+        { viewId: view.id, within: `${ROOT}/c3`, childrenOnly: false },
+        [],
+        bounds,
+      ))
+        iris.push(iri);
+      return { total: iris.length };
     });
   } finally {
     await done();

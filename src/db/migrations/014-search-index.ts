@@ -53,7 +53,7 @@ export function searchIndexMigration(dialect: SqlDialect) {
       await db.schema
         .createIndex('search_documents_parent')
         .on('search_documents')
-        .columns(['view_id', 'parent', 'name_key'])
+        .columns(['view_id', 'parent', 'name_key', 'iri'])
         .execute();
       // Newest first, undated last (SQLite puts nulls last in descending order by itself).
       await sql
@@ -65,7 +65,7 @@ export function searchIndexMigration(dialect: SqlDialect) {
       await db.schema
         .createIndex('search_documents_name')
         .on('search_documents')
-        .columns(['view_id', 'name_key'])
+        .columns(['view_id', 'name_key', 'iri'])
         .execute();
 
       await db.schema
@@ -143,15 +143,15 @@ async function postgresText(db: Kysely<unknown>): Promise<void> {
     alter text search configuration scriptorium_english
     alter mapping for asciiword, asciihword, hword_asciipart, word, hword, hword_part
     with scriptorium_english_stem`.execute(db);
-  // fastupdate off: with PostgreSQL's default, new entries wait in a pending list the planner charges for,
-  // and after a bulk index it plans sequential scans until a vacuum merges them. Writes pay a little more.
-  await sql`create index search_documents_facets on search_documents using gin (facets) with (fastupdate = off)`.execute(
-    db,
-  );
-  await sql`create index search_documents_tsv on search_documents using gin (tsv) with (fastupdate = off)`.execute(
-    db,
-  );
-  await sql`create index search_fields_tsv on search_fields using gin (tsv) with (fastupdate = off)`.execute(
-    db,
-  );
+  // New entries wait in a pending list that a search reads whole and the planner charges for: with the
+  // default limit (4 MB) a freshly indexed view was searched by sequential scans until a vacuum. A small
+  // list keeps the GIN index planned and cheap to read, and still halves the cost of writes against
+  // fastupdate off (measured at 70 000 documents: 1 400 against 700 documents/s).
+  const gin = 'with (fastupdate = on, gin_pending_list_limit = 512)';
+  for (const [index, table, column] of [
+    ['search_documents_facets', 'search_documents', 'facets'],
+    ['search_documents_tsv', 'search_documents', 'tsv'],
+    ['search_fields_tsv', 'search_fields', 'tsv'],
+  ] as const)
+    await sql.raw(`create index ${index} on ${table} using gin (${column}) ${gin}`).execute(db);
 }

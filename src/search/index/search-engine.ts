@@ -29,18 +29,24 @@ export const FACET_TYPE = '1';
 export const FACET_PREDICATE = '2';
 export const FACET_MEDIA_TYPE = '3';
 
-/** Longest IRI the index takes: indexed IRIs must fit a B-tree entry on both engines. */
-export const MAX_IRI_LENGTH = 1000;
+/**
+ * Longest IRI (and parent IRI) the index takes, in UTF-8 bytes: the parent, the name key and the IRI
+ * together must fit one B-tree entry (PostgreSQL refuses entries over ~2.7 kB).
+ */
+export const MAX_IRI_BYTES = 1000;
+
+function checkIri(iri: string | null): void {
+  if (iri !== null && Buffer.byteLength(iri) > MAX_IRI_BYTES)
+    throw new Error(`cannot index ${iri.slice(0, 80)}…: IRIs over ${MAX_IRI_BYTES} bytes are not indexed`);
+}
 
 /**
  * The text searched for a document: its literal values as written, one per line, and its name when that
  * is none of them (a binary's file name) and not just its IRI.
  */
 export function prepare(doc: SearchDocument): PreparedDocument {
-  if (doc.iri.length > MAX_IRI_LENGTH)
-    throw new Error(
-      `cannot index ${doc.iri.slice(0, 80)}…: IRIs over ${MAX_IRI_LENGTH} characters are not indexed`,
-    );
+  checkIri(doc.iri);
+  checkIri(doc.parent);
   const literals = doc.fields.filter((field) => !field.isIri).map((field) => field.value);
   const lines = doc.name !== doc.iri && !literals.includes(doc.name) ? [doc.name, ...literals] : literals;
   const body = lines.join('\n');

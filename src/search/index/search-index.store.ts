@@ -31,6 +31,8 @@ import { textMatchOf, type TextMatch } from './text-match.js';
 
 /** Values per facet list (DECISIONS.md §12), the most frequent first. */
 export const FACET_LIMIT = 50;
+const NO_FACETS: SearchFacets = { types: [], predicates: [], mimeTypes: [] };
+
 /** IRIs per page of `matching` and per statement of `summaries` and `remove`. */
 const PAGE = 1000;
 /** `naming` compares this many code points through the index, then the whole value. */
@@ -111,7 +113,10 @@ export class SqlSearchIndexStore implements SearchIndexStore {
 
   async search(query: IndexQuery, bounds: RegexBounds): Promise<IndexResults> {
     const selection = await this.select(query.scope, query.terms, bounds);
-    const { total, facets } = await this.stats(selection);
+    const { total, facets } =
+      query.facets === false
+        ? { total: await this.total(selection), facets: NO_FACETS }
+        : await this.stats(selection);
     const hits = query.limit > 0 && total > query.offset ? await this.page(selection, query) : [];
     return { total, hits, facets };
   }
@@ -235,6 +240,12 @@ export class SqlSearchIndexStore implements SearchIndexStore {
     return { source, filter: filter(), words };
   }
 
+  private async total(selection: Selection): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from ${selection.source.from} where ${selection.filter}`.execute(this.db);
+    return rows[0]?.n ?? 0;
+  }
+
   /**
    * The total and the facets over every hit, in one statement: the hits' rows are read once (their
    * `facets` column lists each document's facet values) and their values counted.
@@ -333,7 +344,9 @@ function scopeConditions(scope: SearchScope): RawBuilder<boolean> {
   // container's IRI may already end in '/'. Text order is code-point order (collate "C" on PostgreSQL).
   const below = within.endsWith('/') ? within : `${within}/`;
   const end = `${below.slice(0, -1)}0`;
-  return sql<boolean>`${view} and (d.iri = ${within} or (d.iri >= ${below} and d.iri < ${end}))`;
+  // One range the index can walk (`within` sorts before `within/`), then what lies between them
+  // (`within-old`, `within.txt`) left out.
+  return sql<boolean>`${view} and d.iri >= ${within} and d.iri < ${end} and (d.iri = ${within} or d.iri >= ${below})`;
 }
 
 function negate(negated: boolean, condition: RawBuilder<boolean>): RawBuilder<boolean> {

@@ -146,11 +146,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -187,7 +187,7 @@ export interface paths {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
-                        kind: "MAPPING" | "FIXITY";
+                        kind: "MAPPING" | "FIXITY" | "INDEX";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
@@ -220,11 +220,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -294,11 +294,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -372,11 +372,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -448,11 +448,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -655,11 +655,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -1616,7 +1616,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -1855,7 +1865,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2053,7 +2073,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2192,7 +2222,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2331,7 +2371,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2520,7 +2570,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2663,7 +2723,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2794,7 +2864,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -3128,6 +3208,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repository-view-context/{type}/{repositoryViewId}/search/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rebuild the view’s search index: starts an INDEX curation job of its root (INVALID while one runs) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                CurationJob?: {
+                                    contextUri?: string;
+                                    /** @description epoch milliseconds */
+                                    created?: number;
+                                    createdBy?: number;
+                                    dryRun?: boolean;
+                                    finished?: number | null;
+                                    id?: number;
+                                    /** @enum {string} */
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    message?: string | null;
+                                    operators?: number[];
+                                    progress?: {
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
+                                        changed?: number;
+                                        done?: number;
+                                        failed?: number;
+                                        total?: number;
+                                    };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
+                                    repositoryViewId?: number;
+                                    /** @enum {string} */
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    started?: number | null;
+                                    /** @enum {string} */
+                                    state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repository-view-context/{type}/{repositoryViewId}/search/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The view’s search index: how it is kept, how many documents, when it was last indexed */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                SearchIndexStatus?: {
+                                    /** @description resources the view’s index holds */
+                                    documents?: number;
+                                    /** @description epoch milliseconds the view was last indexed whole; null: never */
+                                    indexedAt?: number | null;
+                                    /** @description the INDEX curation job that last indexed the view whole; null: none */
+                                    lastJobId?: number | null;
+                                    /**
+                                     * @description EMBEDDED: the embedded repository’s writes reach the index by themselves; JOB: INDEX curation jobs build it
+                                     * @enum {string}
+                                     */
+                                    mode?: "EMBEDDED" | "JOB";
+                                    repositoryViewId?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repository-view-context/{type}/{repositoryViewId}/transaction": {
         parameters: {
             query?: never;
@@ -3416,7 +3636,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -3588,7 +3818,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
