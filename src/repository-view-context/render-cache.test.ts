@@ -82,8 +82,7 @@ async function expectFresh(uri: string): Promise<Rendered> {
 }
 
 beforeAll(async () => {
-  // The search feed's index writes follow each repository write at a moment of their own and move the
-  // change counter too: the counts of kept and fresh renders below are the repository's alone.
+  // Upstream requests are counted: no search feed, whose writes after each write would drop kept renders.
   t = await buildTestApp(
     { embeddedRepository: true, ...WITHOUT_SEARCH_FEED },
     {
