@@ -1,4 +1,4 @@
-import { Divider, Group, Stack } from '@mantine/core';
+import { Box, Divider, Group, Stack } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import { useMemo } from 'react';
@@ -95,8 +95,11 @@ function BrowsePage() {
           void navigate({ search: (previous) => ({ ...previous, tx: next }) });
         }}
       />
-      <BrowserSearchBox viewId={id} container={context.resource ? undefined : uri} />
-      <Group gap="sm">
+      {/* Finding and acting on what is found: the view's search beside the job over this container. */}
+      <Group gap="sm" align="flex-start">
+        <Box style={{ flex: '1 1 320px', maxWidth: 640 }}>
+          <BrowserSearchBox viewId={id} container={context.resource ? undefined : uri} />
+        </Box>
         <StartJobButton resource={resource} />
       </Group>
       <BinaryTools resource={resource} context={context} />
