@@ -181,7 +181,10 @@ async function results(
   const response = await sendJson(t.app, 'GET', url(query), undefined, { token });
   const envelope = body(response);
   expect(response.statusCode).toBe(200);
-  expect(envelope.meta.status, response.body).toBe('SUCCESS');
+  expect(envelope.meta, response.body).toMatchObject({
+    status: 'SUCCESS',
+    message: 'Successfully searched the repository view.',
+  });
   return envelope.payload.SearchResults as SearchResults;
 }
 

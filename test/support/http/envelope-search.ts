@@ -2,6 +2,13 @@ import type { CurrentView, RouteCases } from './envelope.js';
 
 const RV = '/repository-view-context/:type/:repositoryViewId';
 
+/** Another type than the view's: every context route refuses it with 400 ERROR. */
+const wrongType = (method: 'GET' | 'POST', suffix: string) => ({
+  call: { method, url: `/repository-view-context/LDP/1/search${suffix}` },
+  http: 400,
+  status: 'ERROR',
+});
+
 /** The route walk's cases for search (DECISIONS.md §12), against the embedded view of the test. */
 export function searchCases(walk: CurrentView): Record<string, RouteCases> {
   return {
@@ -16,6 +23,14 @@ export function searchCases(walk: CurrentView): Record<string, RouteCases> {
         http: 200,
         status: 'INVALID',
       },
+    },
+    [`GET ${RV}/search/status`]: {
+      success: () => Promise.resolve({ method: 'GET', url: `${walk.v.prefix}/search/status` }),
+      failure: wrongType('GET', '/status'),
+    },
+    [`POST ${RV}/search/reindex`]: {
+      success: () => Promise.resolve({ method: 'POST', url: `${walk.v.prefix}/search/reindex` }),
+      failure: wrongType('POST', '/reindex'),
     },
   };
 }
