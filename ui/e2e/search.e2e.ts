@@ -308,6 +308,11 @@ describe('search', () => {
       await started.waitFor();
       const jobName = (await started.textContent()) ?? '';
       await expectAccessible(page, 'the index status after Reindex');
+      // The status is read again until the job records itself as the view's last whole index.
+      await index
+        .getByText(/^Last index job:/)
+        .getByRole('link', { name: jobName, exact: true })
+        .waitFor({ timeout: 60_000 });
       await started.click();
       await page.getByRole('heading', { level: 1, name: `Curation ${jobName.toLowerCase()}` }).waitFor();
       await page.getByText('INDEX', { exact: true }).waitFor();
