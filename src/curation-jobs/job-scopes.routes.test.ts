@@ -345,6 +345,61 @@ describe('MEMBERS scope', () => {
   });
 });
 
+describe('INDEX over listed scopes', () => {
+  it('re-indexes exactly the hits (QUERY) or the members (MEMBERS) and removes nothing else from the index', async () => {
+    const before = await searched(view.prefix, view.rootUri, 'letter');
+    expect(before.length).toBeGreaterThan(8);
+    const hits = await until(
+      (
+        await start({
+          contextUri: iri.letters,
+          scope: 'QUERY',
+          query: 'austin',
+          kind: 'INDEX',
+          operators: [],
+          dryRun: false,
+        })
+      ).id,
+      ['COMPLETED', 'FAILED'],
+    );
+    expect(hits).toMatchObject({
+      state: 'COMPLETED',
+      message: '3 of 3 resources indexed',
+      progress: { total: 3, done: 3, changed: 3, failed: 0 },
+    });
+    const members = await until(
+      (
+        await start({
+          contextUri: iri.collection,
+          scope: 'MEMBERS',
+          kind: 'INDEX',
+          operators: [],
+          dryRun: false,
+        })
+      ).id,
+      ['COMPLETED', 'FAILED'],
+    );
+    expect(members).toMatchObject({ state: 'COMPLETED', message: '3 of 3 resources indexed' });
+    // A list is not a subtree: nothing it did not list is swept from the index.
+    expect(await searched(view.prefix, view.rootUri, 'letter')).toEqual(before);
+    const none = await until(
+      (
+        await start({
+          contextUri: iri.letters,
+          scope: 'MEMBERS',
+          kind: 'INDEX',
+          operators: [],
+          dryRun: false,
+        })
+      ).id,
+      ['COMPLETED', 'FAILED'],
+    );
+    expect(none.message).toBe(
+      `0 of 0 resources indexed; ${iri.letters} has no members (pcdm:hasMember, pcdm:memberOf)`,
+    );
+  });
+});
+
 describe('POST /curation-job with a listed scope: bad input is INVALID and creates no job', () => {
   const refused = async (job: Record<string, unknown>, token?: string) => {
     const before = await jobCount();

@@ -18,7 +18,11 @@ import type {
   RepositoryViewTable,
   SeedTable,
 } from '../repository-views/repository-view.table.js';
-import type { SearchDocumentTable, SearchFieldTable } from '../search/index/search-index.table.js';
+import type {
+  SearchDocumentTable,
+  SearchFacetValueTable,
+  SearchFieldTable,
+} from '../search/index/search-index.table.js';
 import type { SearchPendingTable, SearchViewTable } from '../search/search-feed.table.js';
 import type { UserTable } from '../users/user.table.js';
 
@@ -46,6 +50,7 @@ export interface Database {
   event_tickets: EventTicketTable;
   search_documents: SearchDocumentTable;
   search_fields: SearchFieldTable;
+  search_facet_values: SearchFacetValueTable;
   search_pending: SearchPendingTable;
   search_views: SearchViewTable;
 }

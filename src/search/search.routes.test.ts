@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
 import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
+import { eventually } from '../../test/support/search-feed.js';
 import { testDialect } from '../../test/support/test-database.js';
 import { connectDatabase, type DatabaseHandle } from '../db/connect.js';
 import { createSearchIndexStore } from './index/search-index.store.js';
@@ -15,11 +16,11 @@ import type { SearchResults } from './search.service.js';
  * form end to end, every bad input an INVALID naming it (never a 500), the context endpoints' permissions,
  * and a view's hits never another view's.
  *
- * The documents are put in the index with the store, on a connection of the test's own to the app's
- * database: the feed that indexes the embedded repository is another part of issue 28. The embedded view
- * (which that feed will keep indexed) is used for the routes' view and permission checks only; the searched
- * views are rooted where no repository answers, so nothing but this test writes their index — a search
- * never asks the repository.
+ * Two kinds of views. On the embedded repository, resources are created through the context API and indexed
+ * as a curator asks (POST …/search/reindex, an INDEX job through the view's adapter; the last describe). The query-language cases search views rooted where no repository
+ * answers, their documents put in the index with the store on a connection of the test's own to the app's
+ * database: a corpus chosen for the cases, which nothing else writes (new views are not indexed by
+ * themselves here) — a search never asks the repository.
  */
 const DCTERMS = 'http://purl.org/dc/terms/';
 const PCDM = 'http://pcdm.org/models#';
@@ -108,6 +109,8 @@ beforeAll(async () => {
       ? { database: { kind: 'sqlite', file: path.join(dir, 'search.sqlite') } }
       : {}),
     searchRegexMaxValues: 20,
+    // The external views' index is the test's corpus: no INDEX job of their unreachable root.
+    searchIndexNewViews: false,
   });
   handle = connectDatabase(t.config.database);
   await handle.listening;
@@ -435,11 +438,102 @@ describe('GET …/search: who may search', () => {
     expect((await sendJson(t.app, 'GET', url({}, mainId, 'LDP'))).statusCode).toBe(400);
     expect((await sendJson(t.app, 'GET', url({}, 999_999))).statusCode).toBe(404);
   });
+});
 
-  it('searches a view on the embedded repository, its index empty until something writes it', async () => {
-    const response = await sendJson(t.app, 'GET', url({ q: 'austin' }, embedded.viewId));
-    const found = body(response).payload.SearchResults as SearchResults;
-    expect(found.hits.map((hit) => hit.contextUri)).toEqual([]);
+describe('GET …/search on the embedded repository, indexed by its INDEX job', () => {
+  const DC_TITLE = `${DCTERMS}title`;
+  const ctx = (suffix: string, contextUri: string) =>
+    `${embedded.prefix}${suffix}?contextUri=${encodeURIComponent(contextUri)}`;
+
+  async function createChild(parent: string, title: string): Promise<void> {
+    const response = await sendJson(t.app, 'POST', ctx('/children', parent), [
+      { predicate: DC_TITLE, object: `"${title}"` },
+    ]);
+    expect(body(response).meta.status, response.body).toBe('SUCCESS');
+  }
+
+  /** The IRI of the child of `parent` titled `title`, read from the context. */
+  async function childNamed(parent: string, title: string): Promise<string> {
+    const context = body(await sendJson(t.app, 'GET', ctx('', parent))).payload.RepositoryViewContext as {
+      children: { triple: { object: string } }[];
+    };
+    for (const child of context.children) {
+      const metadata = body(await sendJson(t.app, 'GET', ctx('/metadata', child.triple.object))).payload[
+        'ArrayList<Triple>'
+      ] as { object: string }[];
+      if (metadata.some((triple) => triple.object === `"${title}"`)) return child.triple.object;
+    }
+    throw new Error(`no child titled ${title}`);
+  }
+
+  /**
+   * Indexes the view as its curator would (POST …/search/reindex: an INDEX job walking the view through its
+   * adapter) and waits for the job to complete; then waits until the index has the shelf's three letters (the
+   * embedded repository's feed, where it runs, may rewrite the view's index meanwhile).
+   */
+  async function reindexed(): Promise<void> {
+    const started = await sendJson(t.app, 'POST', `${embedded.prefix}/search/reindex`, undefined, {
+      token: curator.token,
+    });
+    const job = body(started).payload.CurationJob as { id: number } | undefined;
+    expect(job, started.body).toBeDefined();
+    const completed = await eventually(async () => {
+      const state = (
+        body(await sendJson(t.app, 'GET', `/curation-job/${job!.id}`)).payload.CurationJob as {
+          state: string;
+        }
+      ).state;
+      expect(['FAILED', 'CANCELLED']).not.toContain(state);
+      return state === 'COMPLETED';
+    }, 20_000);
+    expect(completed).toBe(true);
+    expect(await eventually(async () => (await embeddedResults({ q: 'letter' })).total === 4)).toBe(true);
+  }
+
+  async function embeddedResults(query: Record<string, string | number>): Promise<SearchResults> {
+    const response = await sendJson(t.app, 'GET', url(query, embedded.viewId), undefined, {
+      token: curator.token,
+    });
+    expect(body(response).meta.status, response.body).toBe('SUCCESS');
+    return body(response).payload.SearchResults as SearchResults;
+  }
+
+  it('finds what the context API wrote, names the root Root and pages a container’s children by name', async () => {
+    // The curator of the searched views curates this one too.
+    const view = body(await sendJson(t.app, 'GET', `/repository-view/${embedded.viewId}`)).payload
+      .RepositoryView as Record<string, unknown>;
+    await sendJson(t.app, 'PUT', '/repository-view', {
+      ...view,
+      password: null,
+      curators: [{ id: curator.id }],
+    });
+
+    await createChild('', 'Shelf of Austin letters');
+    const shelfIri = await childNamed(embedded.rootUri, 'Shelf of Austin letters');
+    for (const title of ['Gamma letter', 'Alpha letter', 'Beta letter']) await createChild(shelfIri, title);
+    await reindexed();
+
+    const shelf = await embeddedResults({ q: 'dcterms:title:shelf' });
+    expect(shelf.hits).toEqual([
+      expect.objectContaining({ contextUri: shelfIri, name: 'Shelf of Austin letters' }),
+    ]);
+    const first = await embeddedResults({ contextUri: shelfIri, depth: 1, sort: 'name', limit: 2 });
+    expect([first.total, first.offset, first.limit]).toEqual([3, 0, 2]);
+    expect(first.hits.map((hit) => hit.name)).toEqual(['Alpha letter', 'Beta letter']);
+    const next = await embeddedResults({ contextUri: shelfIri, depth: 1, sort: 'name', offset: 2, limit: 2 });
+    expect(next.hits.map((hit) => hit.name)).toEqual(['Gamma letter']);
+    expect(next.hits.every((hit) => hit.modified !== null)).toBe(true);
+
+    // Below the shelf: itself and its letters; the root's own children: the shelf alone.
+    expect((await embeddedResults({ contextUri: shelfIri, q: 'letter' })).total).toBe(4);
+    expect((await embeddedResults({ depth: 1 })).hits.map((hit) => hit.contextUri)).toEqual([shelfIri]);
+    const all = await embeddedResults({ sort: 'name', limit: 100 });
+    const root = all.hits.filter(
+      (hit) => hit.contextUri.replace(/\/$/, '') === embedded.rootUri.replace(/\/$/, ''),
+    );
+    expect(root.map((hit) => hit.name)).toEqual(['Root']);
+    // The searched views' corpus is not this view's.
+    expect((await embeddedResults({ q: 'harbor' })).total).toBe(0);
   });
 });
 

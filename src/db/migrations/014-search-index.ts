@@ -10,9 +10,11 @@ import { idColumn } from './id-column.js';
  *
  * - `search_documents`: what a hit shows and what scope, sort, BINARY and MODIFIED need; `body` is the
  *   resource's literal values as written (snippets are cut from it); `name_key` the folded name to sort by;
- *   `facets` the document's facet values (types, predicates, media type; JSON text on SQLite, `text[]` on
- *   PostgreSQL), so the facets of any number of hits are counted from the hits' own rows in one pass, and
- *   HAS and TYPE are a test on the row a query reads anyway (on PostgreSQL also a GIN index).
+ *   `facets` the ids of the document's facet values (types, predicates, media type) in
+ *   `search_facet_values`: `,3,17,42,` text on SQLite, `integer[]` on PostgreSQL. The facets of any number
+ *   of hits are counted from the hits' own rows in one pass (grouping small integers, not IRIs), and HAS
+ *   and TYPE are a test on the row a query reads anyway (on PostgreSQL also a GIN index).
+ * - `search_facet_values`: every facet value once (a kind digit, then the type, predicate or media type).
  * - `search_fields`: one row per statement; predicate-scoped words, REGEX and `naming` read it.
  *
  * Full text on SQLite: FTS5 `search_text` (rowid = document id, the folded body; snippets come from it) and
@@ -46,7 +48,7 @@ export function searchIndexMigration(dialect: SqlDialect) {
         .addColumn('modified', big)
         .addColumn('indexed_at', big, (c) => c.notNull())
         .addColumn('body', 'text', (c) => c.notNull())
-        .addColumn('facets', dialect === 'postgres' ? sql`text[]` : 'text', (c) => c.notNull())
+        .addColumn('facets', dialect === 'postgres' ? sql`integer[]` : 'text', (c) => c.notNull())
         .$call((t) => (dialect === 'postgres' ? t.addColumn('tsv', sql`tsvector`, (c) => c.notNull()) : t))
         .addUniqueConstraint('search_documents_iri', ['view_id', 'iri'])
         .execute();
@@ -66,6 +68,12 @@ export function searchIndexMigration(dialect: SqlDialect) {
         .createIndex('search_documents_name')
         .on('search_documents')
         .columns(['view_id', 'name_key', 'iri'])
+        .execute();
+
+      await db.schema
+        .createTable('search_facet_values')
+        .addColumn('id', 'integer', idColumn(dialect))
+        .addColumn('value', text, (c) => c.notNull().unique())
         .execute();
 
       await db.schema
@@ -106,6 +114,7 @@ export function searchIndexMigration(dialect: SqlDialect) {
       }
       await db.schema.dropTable('search_fields').execute();
       await db.schema.dropTable('search_documents').execute();
+      await db.schema.dropTable('search_facet_values').execute();
       if (dialect === 'postgres') {
         await sql`drop text search configuration if exists scriptorium_english`.execute(db);
         await sql`drop text search dictionary if exists scriptorium_english_stem`.execute(db);

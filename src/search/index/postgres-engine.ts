@@ -4,6 +4,7 @@ import { fold } from './fold.js';
 import {
   chunks,
   documentIds,
+  facetIds,
   type PreparedDocument,
   type SearchEngine,
   type TextSource,
@@ -56,11 +57,19 @@ export class PostgresEngine implements SearchEngine {
   }
 
   facetValues(): RawBuilder<unknown> {
-    return sql`(select u.k collate "C" as k from hits cross join unnest(hits.facets) as u(k))`;
+    return sql`(select u.k from hits cross join unnest(hits.facets) as u(k))`;
   }
 
-  hasFacet(value: string): RawBuilder<boolean> {
-    return sql<boolean>`d.facets @> array[cast(${value} as text)]`;
+  hasFacet(id: number): RawBuilder<boolean> {
+    return sql<boolean>`d.facets @> array[cast(${id} as integer)]`;
+  }
+
+  async addFacetValues(trx: Transaction<Database>, values: readonly string[]): Promise<void> {
+    // In one order, so two writers adding overlapping values wait for each other rather than deadlock.
+    const sorted = [...values].sort();
+    await sql`
+      insert into search_facet_values (value) select unnest(cast(${sorted} as text[]))
+      on conflict (value) do nothing`.execute(trx);
   }
 
   bodyMatches(match: TextMatch): RawBuilder<boolean> {
@@ -103,12 +112,18 @@ export class PostgresEngine implements SearchEngine {
     documents: readonly PreparedDocument[],
     now: number,
   ): Promise<void> {
+    const ids = await facetIds(
+      trx,
+      this,
+      documents.flatMap((p) => p.facets),
+      trx,
+    );
     const column = <T>(pick: (p: PreparedDocument) => T): T[] => documents.map(pick);
     const { rows: written } = await sql<{ id: number; iri: string }>`
       insert into search_documents
         (view_id, iri, parent, name, name_key, types, is_binary, mime_type, modified, indexed_at, body, facets, tsv)
       select ${viewId}, x.iri, x.parent, x.name, x.name_key, x.types, x.is_binary, x.mime_type, x.modified,
-        ${now}, x.body, array(select json_array_elements_text(cast(x.facets as json))),
+        ${now}, x.body, cast(x.facets as integer[]),
         to_tsvector('scriptorium_english', x.folded)
       from unnest(
         cast(${column((p) => p.doc.iri)} as text[]), cast(${column((p) => p.doc.parent)} as text[]),
@@ -117,7 +132,7 @@ export class PostgresEngine implements SearchEngine {
         cast(${column((p) => (p.doc.binary ? 1 : 0))} as integer[]),
         cast(${column((p) => p.doc.mimeType)} as text[]), cast(${column((p) => p.doc.modified)} as bigint[]),
         cast(${column((p) => p.body)} as text[]), cast(${column((p) => p.folded)} as text[]),
-        cast(${column((p) => JSON.stringify(p.facets))} as text[])
+        cast(${column((p) => `{${p.facets.map((value) => ids.get(value)).join(',')}}`)} as text[])
       ) as x(iri, parent, name, name_key, types, is_binary, mime_type, modified, body, folded, facets)
       on conflict (view_id, iri) do update set
         parent = excluded.parent, name = excluded.name, name_key = excluded.name_key,

@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, SqlDialect } from '../../db/database.js';
 import type { SearchDocument } from '../search.js';
 import { fold, nameKey } from './fold.js';
@@ -37,7 +37,9 @@ export const MAX_IRI_BYTES = 1000;
 
 function checkIri(iri: string | null): void {
   if (iri !== null && Buffer.byteLength(iri) > MAX_IRI_BYTES)
-    throw new Error(`cannot index ${iri.slice(0, 80)}…: IRIs over ${MAX_IRI_BYTES} bytes are not indexed`);
+    throw new Error(
+      `cannot index ${iri.slice(0, 80)}…: IRIs and media types over ${MAX_IRI_BYTES} bytes are not indexed`,
+    );
 }
 
 /**
@@ -47,6 +49,8 @@ function checkIri(iri: string | null): void {
 export function prepare(doc: SearchDocument): PreparedDocument {
   checkIri(doc.iri);
   checkIri(doc.parent);
+  for (const iri of [...doc.types, ...doc.fields.map((field) => field.predicate), doc.mimeType])
+    checkIri(iri);
   const literals = doc.fields.filter((field) => !field.isIri).map((field) => field.value);
   const lines = doc.name !== doc.iri && !literals.includes(doc.name) ? [doc.name, ...literals] : literals;
   const body = lines.join('\n');
@@ -86,13 +90,12 @@ export interface SearchEngine {
   inValues(expression: RawBuilder<unknown>, values: readonly (string | number)[]): RawBuilder<boolean>;
   /** The documents `d`, narrowed to those whose text matches every one of `words` (none: all). */
   source(words: readonly TextMatch[]): TextSource;
-  /**
-   * A subquery of one column `k`: every facet value of every row of the CTE `hits` (which has the
-   * documents' `facets`), ordered by code point where it is compared.
-   */
+  /** A subquery of one column `k`: every facet value id of every row of the CTE `hits` (its `facets`). */
   facetValues(): RawBuilder<unknown>;
-  /** `d` has this facet value (HAS: a predicate's, TYPE: a type's). */
-  hasFacet(value: string): RawBuilder<boolean>;
+  /** `d` has the facet value of this id (HAS: a predicate's, TYPE: a type's; 0: one never indexed). */
+  hasFacet(id: number): RawBuilder<boolean>;
+  /** Adds the facet values the dictionary does not have yet (ids are looked up after). */
+  addFacetValues(trx: Transaction<Database>, values: readonly string[]): Promise<void>;
   /** `d`'s text matches the word or phrase (for negated terms). */
   bodyMatches(match: TextMatch): RawBuilder<boolean>;
   /** One of `d`'s literal values of `predicate` matches the word or phrase. */
@@ -133,4 +136,21 @@ export function documentIds(rows: readonly { id: number; iri: string }[]): (iri:
     if (id === undefined) throw new Error(`the index wrote no row for ${iri}`);
     return id;
   };
+}
+
+/** The dictionary ids of these facet values; `add` first adds those it does not have (inside a write). */
+export async function facetIds(
+  db: Kysely<Database>,
+  engine: SearchEngine,
+  values: readonly string[],
+  add: Transaction<Database> | null,
+): Promise<Map<string, number>> {
+  const unique = [...new Set(values)];
+  if (unique.length === 0) return new Map();
+  if (add !== null) await engine.addFacetValues(add, unique);
+  const { rows } = await sql<{ id: number; value: string }>`
+    select id, value from search_facet_values where ${engine.inValues(sql`value`, unique)}`.execute(
+    add ?? db,
+  );
+  return new Map(rows.map((row) => [row.value, row.id]));
 }

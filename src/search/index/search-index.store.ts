@@ -21,6 +21,7 @@ import {
   FACET_MEDIA_TYPE,
   FACET_PREDICATE,
   FACET_TYPE,
+  facetIds,
   prepare,
   type SearchEngine,
   type TextSource,
@@ -179,6 +180,20 @@ export class SqlSearchIndexStore implements SearchIndexStore {
   ): Promise<Selection> {
     const words: TextMatch[] = [];
     const conditions: RawBuilder<boolean>[] = [scopeConditions(scope)];
+    // HAS and TYPE test the documents' facet ids: one look-up for all of them (0: never indexed).
+    const ids = await facetIds(
+      this.db,
+      this.engine,
+      terms.flatMap((term) =>
+        term.kind === 'HAS'
+          ? [`${FACET_PREDICATE}${term.predicate}`]
+          : term.kind === 'TYPE'
+            ? [`${FACET_TYPE}${term.type}`]
+            : [],
+      ),
+      null,
+    );
+    const hasFacet = (value: string) => this.engine.hasFacet(ids.get(value) ?? 0);
     const regexes: Extract<QueryTerm, { kind: 'REGEX' }>[] = [];
     for (const term of terms) {
       switch (term.kind) {
@@ -198,12 +213,12 @@ export class SqlSearchIndexStore implements SearchIndexStore {
               // Types are kept apart from statements: `has:rdf:type` asks whether there are any.
               term.predicate === RDF_TYPE
                 ? sql<boolean>`d.types <> '[]'`
-                : this.engine.hasFacet(`${FACET_PREDICATE}${term.predicate}`),
+                : hasFacet(`${FACET_PREDICATE}${term.predicate}`),
             ),
           );
           break;
         case 'TYPE':
-          conditions.push(negate(term.negated, this.engine.hasFacet(`${FACET_TYPE}${term.type}`)));
+          conditions.push(negate(term.negated, hasFacet(`${FACET_TYPE}${term.type}`)));
           break;
         case 'BINARY':
           conditions.push(sql<boolean>`d.is_binary = ${term.value !== term.negated ? 1 : 0}`);
@@ -247,19 +262,19 @@ export class SqlSearchIndexStore implements SearchIndexStore {
   }
 
   /**
-   * The total and the facets over every hit, in one statement: the hits' rows are read once (their
-   * `facets` column lists each document's facet values) and their values counted.
+   * The total and the facets over every hit, in one statement: the hits' rows are read once, the ids in
+   * their `facets` column counted, and the most frequent of each kind named from the dictionary.
    */
   private async stats(selection: Selection): Promise<{ total: number; facets: SearchFacets }> {
     const { rows } = await sql<{ kind: string; value: string; n: number }>`
-      with hits as materialized (select d.facets from ${selection.source.from} where ${selection.filter})
+      with hits as materialized (select d.facets from ${selection.source.from} where ${selection.filter}),
+      counted as (select k, count(*) as n from ${this.engine.facetValues()} as facet_values group by k)
       select kind, value, n from (
-        select kind, value, n, row_number() over (partition by kind order by n desc, value) as r from (
-          select '0' as kind, '' as value, count(*) as n from hits
-          union all
-          select substr(k, 1, 1), substr(k, 2), count(*) from ${this.engine.facetValues()} as facet_values
-          group by k
-        ) counted
+        select substr(v.value, 1, 1) as kind, substr(v.value, 2) as value, c.n as n,
+          row_number() over (partition by substr(v.value, 1, 1) order by c.n desc, v.value) as r
+        from counted c join search_facet_values v on v.id = c.k
+        union all
+        select '0', '', count(*), 1 from hits
       ) ranked
       where r <= ${FACET_LIMIT}
       order by kind, r`.execute(this.db);

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import {
   chunks,
   documentIds,
+  facetIds,
   type PreparedDocument,
   type SearchEngine,
   type TextSource,
@@ -36,12 +37,18 @@ export class SqliteEngine implements SearchEngine {
   }
 
   facetValues(): RawBuilder<unknown> {
-    return sql`(select j.value as k from hits, json_each(hits.facets) j)`;
+    return sql`(select j.value as k from hits, json_each('[' || trim(hits.facets, ',') || ']') j)`;
   }
 
-  hasFacet(value: string): RawBuilder<boolean> {
-    // `facets` is JSON text this side wrote: a value is there exactly when its JSON string is.
-    return sql<boolean>`instr(d.facets, ${JSON.stringify(value)}) > 0`;
+  hasFacet(id: number): RawBuilder<boolean> {
+    // `facets` is `,3,17,42,`: an id is there exactly when `,id,` is.
+    return sql<boolean>`instr(d.facets, ${`,${id},`}) > 0`;
+  }
+
+  async addFacetValues(trx: Transaction<Database>, values: readonly string[]): Promise<void> {
+    await sql`
+      insert into search_facet_values (value) select value from json_each(${JSON.stringify(values)}) where true
+      on conflict (value) do nothing`.execute(trx);
   }
 
   bodyMatches(match: TextMatch): RawBuilder<boolean> {
@@ -87,6 +94,12 @@ export class SqliteEngine implements SearchEngine {
     documents: readonly PreparedDocument[],
     now: number,
   ): Promise<void> {
+    const ids = await facetIds(
+      trx,
+      this,
+      documents.flatMap((p) => p.facets),
+      trx,
+    );
     const rows = documents.map((p) => [
       p.doc.iri,
       p.doc.parent,
@@ -97,7 +110,7 @@ export class SqliteEngine implements SearchEngine {
       p.doc.mimeType,
       p.doc.modified,
       p.body,
-      JSON.stringify(p.facets),
+      `,${p.facets.map((value) => ids.get(value)).join(',')},`,
     ]);
     // `where true`: SQLite's grammar needs it between INSERT … SELECT and ON CONFLICT.
     const { rows: written } = await sql<{ id: number; iri: string }>`
