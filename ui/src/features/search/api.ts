@@ -71,7 +71,7 @@ export const searchQuery = (request: SearchRequest) =>
     retry: false,
   });
 
-/** GET …/search/status; polled while the last index job may still be running (it ends with its sweep). */
+/** GET …/search/status. */
 export const indexStatusQuery = (view: ViewRef) =>
   queryOptions({
     queryKey: searchKeys.status(view),

@@ -12,6 +12,8 @@ const MODE = {
   JOB: 'Built by index jobs: changes made outside the service show after the next one.',
 } as const;
 
+const REINDEX_WATCH_MS = 10 * 60_000;
+
 const jobLink = (id: number) => (
   <AnchorLink to="/jobs/$jobId" params={{ jobId: String(id) }}>
     Job {id}
@@ -24,8 +26,19 @@ const jobLink = (id: number) => (
  */
 export function IndexStatus({ view }: { view: ViewRef }) {
   const headingId = useId();
-  const status = useQuery(indexStatusQuery(view));
   const reindex = useReindex(view);
+  const started = reindex.data;
+  const status = useQuery({
+    ...indexStatusQuery(view),
+    // Until the job Reindex started is the view's last whole index (it records itself when done), the
+    // status is read again every 2 s; for 10 minutes at most (a failed job never records itself).
+    refetchInterval: (query) =>
+      started !== undefined &&
+      query.state.data?.lastJobId !== started.id &&
+      Date.now() - reindex.submittedAt < REINDEX_WATCH_MS
+        ? 2_000
+        : false,
+  });
   return (
     <Paper component="section" aria-labelledby={headingId} withBorder p="sm">
       <Stack gap={6}>

@@ -116,7 +116,13 @@ export function SearchScreen({
       </SearchBox>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack component="section" aria-labelledby={resultsHeading} gap="sm">
+          <Stack
+            component="section"
+            aria-labelledby={resultsHeading}
+            // The previous hits stay while the next ones load: said to assistive technology.
+            aria-busy={results.isPlaceholderData}
+            gap="sm"
+          >
             <Title order={2} size="h3" id={resultsHeading}>
               Results
             </Title>
