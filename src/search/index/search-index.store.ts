@@ -310,10 +310,11 @@ export class SqlSearchIndexStore implements SearchIndexStore {
           : sql`d.modified desc nulls last, d.iri`;
     // The page's ids first, sorting only what the order needs; then the page's rows (a sort that carried
     // every column of every hit would move each hit's text through the sorter).
-    const { rows: page } = await sql<{ id: number }>`
-      select d.id from ${source.from} where ${filter}
+    const { rows: page } = await sql<{ iri: string }>`
+      select d.iri from ${source.from} where ${filter}
       order by ${order} limit ${query.limit} offset ${query.offset}`.execute(this.db);
     if (page.length === 0) return [];
+    // By IRI (the view's unique index), so that a page in name order is read from its index alone.
     const { rows } = await sql<{
       id: number;
       iri: string;
@@ -325,13 +326,14 @@ export class SqlSearchIndexStore implements SearchIndexStore {
     }>`
       select d.id, d.iri, d.name, d.types, d.is_binary, d.modified,
         ${words.length > 0 ? sql`d.body` : sql`null`} as body
-      from search_documents d where ${this.engine.inValues(
-        sql`d.id`,
-        page.map((row) => row.id),
+      from search_documents d
+      where d.view_id = ${query.scope.viewId} and ${this.engine.inValues(
+        sql`d.iri`,
+        page.map((row) => row.iri),
       )}`.execute(this.db);
-    const byId = new Map(rows.map((row) => [row.id, { ...row, body: row.body ?? '' }]));
+    const byIri = new Map(rows.map((row) => [row.iri, { ...row, body: row.body ?? '' }]));
     const documents = page.flatMap((row) => {
-      const document = byId.get(row.id);
+      const document = byIri.get(row.iri);
       return document === undefined ? [] : [document];
     });
     const fragments =
