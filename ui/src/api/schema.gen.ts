@@ -146,11 +146,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -185,7 +185,7 @@ export interface paths {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
-                        kind: "MAPPING" | "FIXITY";
+                        kind: "MAPPING" | "FIXITY" | "INDEX";
                         operators?: number[] | null;
                         repositoryViewId: number;
                         scope: "RESOURCE" | "CHILDREN" | "SUBTREE";
@@ -217,11 +217,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -289,11 +289,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -365,11 +365,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -439,11 +439,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -644,11 +644,11 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
@@ -3002,6 +3002,144 @@ export interface paths {
                                     messageDigest?: string;
                                     size?: string;
                                     status?: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repository-view-context/{type}/{repositoryViewId}/search/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rebuild the view’s search index: starts an INDEX curation job of its root (INVALID while one runs) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                CurationJob?: {
+                                    contextUri?: string;
+                                    /** @description epoch milliseconds */
+                                    created?: number;
+                                    createdBy?: number;
+                                    dryRun?: boolean;
+                                    finished?: number | null;
+                                    id?: number;
+                                    /** @enum {string} */
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    message?: string | null;
+                                    operators?: number[];
+                                    progress?: {
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
+                                        changed?: number;
+                                        done?: number;
+                                        failed?: number;
+                                        total?: number;
+                                    };
+                                    repositoryViewId?: number;
+                                    /** @enum {string} */
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    started?: number | null;
+                                    /** @enum {string} */
+                                    state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repository-view-context/{type}/{repositoryViewId}/search/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The view’s search index: how it is kept, how many documents, when it was last indexed */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                SearchIndexStatus?: {
+                                    /** @description resources the view’s index holds */
+                                    documents?: number;
+                                    /** @description epoch milliseconds the view was last indexed whole; null: never */
+                                    indexedAt?: number | null;
+                                    /** @description the INDEX curation job that last indexed the view whole; null: none */
+                                    lastJobId?: number | null;
+                                    /**
+                                     * @description EMBEDDED: the embedded repository’s writes reach the index by themselves; JOB: INDEX curation jobs build it
+                                     * @enum {string}
+                                     */
+                                    mode?: "EMBEDDED" | "JOB";
+                                    repositoryViewId?: number;
                                 };
                             };
                         };
