@@ -205,4 +205,13 @@ describe('loadConfig', () => {
       /SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES must be an integer from 1 to 100000000, got "0"[\s\S]*SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS must be an integer from 10 to 600000, got "long"/,
     );
   });
+
+  it('runs the search feed unless SCRIPTORIUM_SEARCH_FEED turns it off', () => {
+    expect(loadConfig({}).searchFeed).toBe(true);
+    expect(loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'off' }).searchFeed).toBe(false);
+    expect(loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'on' }).searchFeed).toBe(true);
+    expect(() => loadConfig({ SCRIPTORIUM_SEARCH_FEED: 'sometimes' })).toThrow(
+      /SCRIPTORIUM_SEARCH_FEED must be true or false, got "sometimes"/,
+    );
+  });
 });

@@ -115,6 +115,12 @@ export interface Config {
   readonly searchRegexMaxValues: number;
   readonly searchRegexMaxMillis: number;
   /**
+   * Whether this instance runs the search feed that indexes the embedded repository's writes (DECISIONS.md
+   * §12; SCRIPTORIUM_SEARCH_FEED, default on). Off, writes are still queued for indexing (in the database,
+   * by triggers) and any instance with the feed on, or this one once it is on again, indexes them.
+   */
+  readonly searchFeed: boolean;
+  /**
    * The curator's workbench (DECISIONS.md §11): the folder of its built files, served at /ui/
    * (SCRIPTORIUM_UI_DIR; default: `dist/ui` in the installation, which `npm start` builds).
    */
@@ -249,6 +255,7 @@ export function loadConfig(env: Env): Config {
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
     searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
     searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),
+    searchFeed: flag('SCRIPTORIUM_SEARCH_FEED', true),
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.

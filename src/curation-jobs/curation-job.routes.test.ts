@@ -98,8 +98,8 @@ async function previewed(token?: string): Promise<Job> {
 }
 
 beforeAll(async () => {
-  // The other views here point at roots nobody serves: the INDEX job a new external view starts by itself
-  // (search's, src/search/search-index.service.test.ts) would only add FAILED jobs to the lists.
+  // The views this suite makes on unreachable roots would each start an INDEX job (DECISIONS.md §12): this
+  // suite counts the jobs it starts itself.
   t = await buildTestApp({ searchIndexNewViews: false });
   view = await listenWithEmbeddedView(t, 'Jobs (routes)');
   curator = await createUser(t, 'ROLE_CURATOR');
@@ -172,7 +172,7 @@ describe('POST /curation-job validation', () => {
     );
     expect((wrong.payload.ValidationResults as { messages: unknown }).messages).toEqual({
       kind: { type: "A curation job's kind must be one of MAPPING, FIXITY, INDEX" },
-      scope: { type: "A curation job's scope must be one of RESOURCE, CHILDREN, SUBTREE" },
+      scope: { type: "A curation job's scope must be one of RESOURCE, CHILDREN, SUBTREE, QUERY, MEMBERS" },
       dryRun: { type: "A curation job's dryRun must be true or false" },
     });
     expect(ok(await sendJson(t.app, 'GET', '/curation-job'))['ArrayList<CurationJob>']).toEqual([]);

@@ -8,6 +8,8 @@ import { JOB_STATES } from './job-states.js';
  * OpenAPI documents it. Whether the view, the context and the operators fit together is the service's check.
  */
 export const MAX_JOB_OPERATORS = 100;
+/** The stored query's bound; the query language's own (shorter) limit is the parser's, with its position. */
+export const MAX_JOB_QUERY_LENGTH = 2000;
 
 export const CurationJobBody = Type.Object(
   {
@@ -34,6 +36,19 @@ export const CurationJobBody = Type.Object(
         required: 'A curation job requires a scope',
         type: `A curation job's scope must be one of ${JOB_SCOPES.join(', ')}`,
       }),
+    ),
+    query: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: MAX_JOB_QUERY_LENGTH,
+          description:
+            'QUERY scope only: the search query (DECISIONS.md §12) whose hits within contextUri are the resources',
+          ...messages({
+            maxlength: `A curation job's query must be at most ${MAX_JOB_QUERY_LENGTH} characters long`,
+            type: "A curation job's query must be a string",
+          }),
+        }),
+      ),
     ),
     kind: Type.Union(
       JOB_KINDS.map((kind) => Type.Literal(kind)),
@@ -93,6 +108,7 @@ export const curationJobSchema = {
     repositoryViewId: { type: 'integer' },
     contextUri: { type: 'string' },
     scope: { type: 'string', enum: [...JOB_SCOPES] },
+    query: { type: ['string', 'null'], description: 'QUERY scope: the query; null for other scopes' },
     operators: { type: 'array', items: { type: 'integer' } },
     dryRun: { type: 'boolean' },
     createdBy: { type: 'integer' },

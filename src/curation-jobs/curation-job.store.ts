@@ -20,6 +20,8 @@ export interface NewCurationJob {
   readonly repositoryViewId: number;
   readonly contextUri: string;
   readonly scope: JobScope;
+  /** QUERY scope: the query; absent or null for every other scope. */
+  readonly query?: string | null;
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   readonly createdBy: number;
@@ -105,6 +107,7 @@ export class CurationJobStore {
         repository_view_id: job.repositoryViewId,
         context_uri: job.contextUri,
         scope: job.scope,
+        query: job.query ?? null,
         operators: JSON.stringify(job.operators),
         dry_run: job.dryRun ? 1 : 0,
         created_by: job.createdBy,
@@ -273,6 +276,7 @@ function toRecord(row: CurationJobRow): JobRecord {
     repositoryViewId: row.repository_view_id,
     contextUri: row.context_uri,
     scope: row.scope as JobScope,
+    query: row.query,
     operators: JSON.parse(row.operators) as number[],
     dryRun: row.dry_run === 1,
     createdBy: row.created_by,
@@ -297,6 +301,7 @@ export function toCurationJob(job: JobRecord): CurationJob {
     repositoryViewId: job.repositoryViewId,
     contextUri: job.contextUri,
     scope: job.scope,
+    query: job.query,
     operators: job.operators,
     dryRun: job.dryRun,
     createdBy: job.createdBy,

@@ -8,6 +8,8 @@ export interface CurationJobTable {
   repository_view_id: number;
   context_uri: string;
   scope: string;
+  /** QUERY-scoped jobs: the query; null otherwise (migration 016). */
+  query: string | null;
   operators: string;
   dry_run: number;
   created_by: number;

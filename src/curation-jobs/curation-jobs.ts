@@ -7,6 +7,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { OperatorStore } from '../operators/operator.store.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
 import type { IndexUpkeep } from '../search/indexing/index-upkeep.js';
+import type { ScopeFinder } from '../search/search.js';
 import { curationJobRoutes } from './curation-job.routes.js';
 import { CurationJobService, jobTargetOpener, operatorsInOrder } from './curation-job.service.js';
 import { CurationJobStore } from './curation-job.store.js';
@@ -25,6 +26,8 @@ export interface CurationJobsDependencies {
   readonly events: EventBus;
   /** Where failures that end no job are told (the app's log once it exists). */
   readonly warn: (message: string) => void;
+  /** Search, for QUERY- and MEMBERS-scoped jobs (DECISIONS.md §12); without it those scopes are refused. */
+  readonly scopes?: ScopeFinder;
   /** The queue; default `jobQueueFor(config, warn)`. */
   readonly queue?: JobQueue;
   /** The search index INDEX jobs write (DECISIONS.md §12); without it INDEX jobs fail, saying so. */
@@ -48,13 +51,14 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     views: deps.views,
     operators: findOperators,
     queue,
+    ...(deps.scopes !== undefined && { scopes: deps.scopes }),
     events: deps.events,
   });
   const leaseMs = config.jobLeaseSeconds * 1000;
   const runner = new JobRunner(
     {
       store,
-      openTarget: jobTargetOpener(deps.views),
+      openTarget: jobTargetOpener(deps.views, deps.scopes),
       operators: operatorsInOrder((ids) => deps.operators.inOrder(ids)),
       events: deps.events,
       warn: deps.warn,

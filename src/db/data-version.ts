@@ -37,6 +37,48 @@ export interface DataVersion {
    * (data_version sees every commit to the file); PostgreSQL: yes, by the triggers of migration 009.
    */
   readonly watchesRepository?: boolean;
+  /**
+   * Calls `listener` soon after the token may have moved (at the end of the turn, once for any number of
+   * changes in it), so work that follows the database (the search feed) need not poll; returns the way to
+   * stop. SQLite: after every statement of this process that may write (its commits included); another
+   * process's commits are only seen by reading `current`. PostgreSQL: whenever a change notification
+   * arrives (sent at the commit of a write to a notifying table, by any instance) and when listening
+   * starts again. Absent when the signal tells nobody: then only polling `current` sees changes.
+   */
+  onChange?(listener: () => void): () => void;
+}
+
+/**
+ * The listeners of `DataVersion.onChange`: `notify` may be called on the hottest path (every statement),
+ * so it costs a size check when nobody listens, and the listeners run once at the end of the turn.
+ */
+export class ChangeListeners {
+  private readonly listeners = new Set<() => void>();
+  private scheduled = false;
+
+  add(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  notify(): void {
+    if (this.listeners.size === 0 || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.run);
+  }
+
+  private readonly run = (): void => {
+    this.scheduled = false;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own; the others still hear of the change.
+      }
+    }
+  };
 }
 
 /**
@@ -77,12 +119,20 @@ export class SqliteDataVersion implements DataVersion {
     }
   });
 
+  private readonly changes = new ChangeListeners();
+
   constructor(sqlite: SqliteDatabase.Database) {
     this.others = sqlite.prepare<[], number>('pragma data_version').pluck();
   }
 
   noteStatement(sql: string): void {
-    if (!isPlainSelect(sql)) this.own++;
+    if (isPlainSelect(sql)) return;
+    this.own++;
+    this.changes.notify();
+  }
+
+  onChange(listener: () => void): () => void {
+    return this.changes.add(listener);
   }
 
   current(): Promise<string | undefined> {

@@ -1,5 +1,5 @@
 import { EndOfTurn } from '../shared/end-of-turn.js';
-import { isPlainSelect, type DataVersion } from './data-version.js';
+import { ChangeListeners, isPlainSelect, type DataVersion } from './data-version.js';
 import { ListenConnection } from './listen-connection.js';
 
 /**
@@ -40,6 +40,7 @@ export class PostgresChangeFeed implements DataVersion {
   private readonly barriers = new Map<string, () => void>();
   private readonly connection: ListenConnection;
   private readonly endOfTurn = new EndOfTurn();
+  private readonly changes = new ChangeListeners();
 
   constructor(settings: ChangeFeedOptions) {
     this.connection = new ListenConnection(
@@ -57,6 +58,7 @@ export class PostgresChangeFeed implements DataVersion {
           this.pid = backendPid;
           // Anything may have changed while nobody listened.
           this.counter++;
+          this.changes.notify();
         },
         onLost: () => {
           this.releaseBarriers();
@@ -90,6 +92,15 @@ export class PostgresChangeFeed implements DataVersion {
   /** The listening connection's server process (tests end it to play a lost connection). */
   get backendPid(): number | undefined {
     return this.connection.isListening ? this.pid : undefined;
+  }
+
+  /**
+   * Told of every change notification (a commit by any instance, this one's included, to a notifying
+   * table) and of listening starting again; not of this process's statements, which may not be committed
+   * yet (their commit is notified).
+   */
+  onChange(listener: () => void): () => void {
+    return this.changes.add(listener);
   }
 
   /** Kysely's query log calls this after every statement of this process. */
@@ -126,6 +137,7 @@ export class PostgresChangeFeed implements DataVersion {
     // The triggers send an empty payload; a barrier (`settled`) changes nothing.
     if (!payload.startsWith(BARRIER)) {
       this.counter++;
+      this.changes.notify();
       return;
     }
     const release = this.barriers.get(payload);

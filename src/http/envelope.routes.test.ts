@@ -14,6 +14,7 @@ import {
   sendOverHttp,
   type RouteCases,
 } from '../../test/support/http/envelope.js';
+import { searchCases } from '../../test/support/http/envelope-search.js';
 import { viewCases } from '../../test/support/http/envelope-views.js';
 
 // The embedded view every context case runs against (set up for each test).
@@ -30,6 +31,7 @@ const CASES: Record<string, RouteCases> = {
   ...contextCases(current),
   ...SERVICE_CASES,
   ...curationJobCases(current),
+  ...searchCases(current),
   ...searchIndexCases(current),
 };
 

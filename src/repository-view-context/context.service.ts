@@ -19,6 +19,7 @@ import {
   type RepositoryViewContext,
   type TransactionDetails,
 } from './context-builder.js';
+import { ancestorIris, irisToName, withNames, type IndexNames } from './context-names.js';
 import { resolveContextUri, tokenOf, type ResolvedContext } from './context-uri.js';
 import { queryHelp, vetContextUpdate } from './query.js';
 import { RenderCache, type RenderCacheLimits } from './render-cache.js';
@@ -61,6 +62,8 @@ export class ContextService {
 
   constructor(
     private readonly views: RepositoryViewService,
+    /** The view's search index, which names the children and the ancestors (DECISIONS.md §12). */
+    private readonly index: IndexNames,
     options: ContextServiceOptions = {},
   ) {
     const { dataVersion } = options;
@@ -97,13 +100,34 @@ export class ContextService {
    * rendered once per database state (render-cache.ts); a `tx:` context always asks the repository,
    * since the transaction's expiry is part of the answer and refreshing it is the point.
    */
-  read(session: ContextSession): Promise<RepositoryViewContext> {
+  async read(session: ContextSession): Promise<RepositoryViewContext> {
     const { opened, context } = session;
-    if (this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter))
-      return this.build(session);
-    return this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
-      this.build(session),
-    );
+    const rendered =
+      this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter)
+        ? await this.build(session)
+        : await this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
+            this.build(session),
+          );
+    return this.named(session, rendered);
+  }
+
+  /**
+   * Names the children and the ancestors from the view's index: ONE index query per read, whatever the
+   * number of children. Done on every read, the render kept or not: the index changes without a write
+   * to the repository (an INDEX job, the feed catching up on another instance), which the render
+   * cache's signal may not see, so a kept render holds no names and never shows a stale one. Inside a
+   * transaction the names are the index's, i.e. as committed.
+   */
+  private async named(
+    session: ContextSession,
+    rendered: RepositoryViewContext,
+  ): Promise<RepositoryViewContext> {
+    const { opened, context } = session;
+    const ancestors = ancestorIris(opened.view.rootUri, context, opened.view.type === 'LDP');
+    const iris = irisToName(rendered, ancestors);
+    const summaries =
+      iris.length === 0 ? new Map<string, never>() : await this.index.summaries(opened.view.id, iris);
+    return withNames(rendered, ancestors, summaries);
   }
 
   private async build(session: ContextSession): Promise<RepositoryViewContext> {

@@ -15,7 +15,8 @@ let trapUri: string;
 let received: (string | undefined)[];
 
 beforeEach(async () => {
-  // These count what reaches the trap host: no INDEX job of a new view (search's) may add to it.
+  // A new view's first INDEX job would also read its origin (with its own credentials, rightly): the
+  // requests counted here are verification's alone.
   t = await buildTestApp({ searchIndexNewViews: false });
   received = [];
   trap = http.createServer((request, response) => {

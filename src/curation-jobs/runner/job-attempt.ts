@@ -169,6 +169,7 @@ export class JobAttempt {
           kind: job.kind,
           contextUri: job.contextUri,
           scope: job.scope,
+          query: job.query,
           operators,
           concurrency: deps.concurrency,
           maxResources: job.kind === 'INDEX' ? deps.indexMaxResources : deps.maxResources,
@@ -215,8 +216,10 @@ export class JobAttempt {
       await this.end('fail', outcome.message, final);
       return null;
     }
+    // A scope that held nothing says why (a collection without members, a query without hits).
+    const note = outcome.note === undefined ? '' : `; ${outcome.note}`;
     if (job.kind === 'FIXITY') {
-      await this.end('complete', fixityMessage(final), final);
+      await this.end('complete', fixityMessage(final) + note, final);
       return null;
     }
     if (job.kind === 'INDEX') {
@@ -230,17 +233,17 @@ export class JobAttempt {
               since: started,
             })
           : 0;
-      await this.end('complete', indexMessage(final, removed), final);
+      await this.end('complete', indexMessage(final, removed) + note, final);
       return null;
     }
     // Counted from the stored items: a resumed run's warnings include the earlier attempt's.
     const warnings = await this.deps.store.items.warningCount(job.id);
     if (job.dryRun) {
-      await this.end('preview', previewMessage(final, warnings), final);
+      await this.end('preview', previewMessage(final, warnings) + note, final);
       return null;
     }
     const moved = await this.move('writeThrough', {
-      message: previewMessage(final, warnings),
+      message: previewMessage(final, warnings) + note,
       progress: final,
     });
     return moved ? 'APPLY' : null;

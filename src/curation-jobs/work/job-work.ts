@@ -17,12 +17,27 @@ export interface JobTarget {
   /** The view's schemas, in the view's order: they name predicates as `abbreviation:localName`. */
   readonly schemas: readonly Schema[];
   readonly rootUri: string;
+  /**
+   * Search on this view, where QUERY and MEMBERS scopes find their resources (DECISIONS.md §12); absent
+   * where the runner has no search (such a job then fails, saying so).
+   */
+  readonly scopes?: ViewScopes;
+}
+
+/** `ScopeFinder` (src/search/search.ts) bound to one view. */
+export interface ViewScopes {
+  /** The IRIs `query` matches within `contextUri` (transitively), streamed. Throws `InvalidQueryError`. */
+  matching(contextUri: string, query: string): AsyncIterable<string>;
+  /** The resources the index knows to name `contextUri` with pcdm:memberOf. */
+  membersOf(contextUri: string): Promise<string[]>;
 }
 
 export interface RunRequest {
   readonly kind: JobKind;
   readonly contextUri: string;
   readonly scope: JobScope;
+  /** QUERY scope: the query whose hits are the resources (the job's `query`). */
+  readonly query?: string | null;
   /** MAPPING: the stored operators, in the order they run. */
   readonly operators: readonly Operator[];
   /** Requests in flight toward the repository at once (default 4). */
@@ -77,7 +92,8 @@ export interface RunSink {
 }
 
 export type RunOutcome =
-  | { readonly ended: 'COMPLETE' }
+  /** `note`: what the job's message adds (a QUERY or MEMBERS scope that held nothing says why). */
+  | { readonly ended: 'COMPLETE'; readonly note?: string }
   | { readonly ended: 'CANCELLED' }
   /** The run could not go on (scope too large, the context missing, …); `message` says why. */
   | { readonly ended: 'FAILED'; readonly message: string };

@@ -6,17 +6,22 @@ import { CapabilityUnsupportedError } from '../../shared/errors.js';
 import { FieldNaming } from './field-naming.js';
 import type { JobTarget, RunItem, RunOutcome, RunRequest, RunSink } from './job-work.js';
 import { changesBetween, readMetadata } from './metadata-document.js';
-import { walkScope, type ScopeEntry } from './scope-walk.js';
+import { scopeEntries, unlistable } from './scope-entries.js';
+import type { ScopeEntry } from './scope-walk.js';
+import { isListedScope } from '../curation-job.js';
 
 /**
- * The RUN phase of a job (DECISIONS.md §9): walks the scope and records one item per resource (MAPPING: the
- * triples the operators would remove and add; FIXITY: one per binary; INDEX: the resource's search
- * document, which the runner writes into the index). Nothing is written to the repository.
+ * The RUN phase of a job (DECISIONS.md §9): walks the scope (or, QUERY and MEMBERS, the list search gives:
+ * scope-entries.ts) and records one item per resource (MAPPING: the triples the operators would remove and
+ * add; FIXITY: one per binary; INDEX: the resource's search document, which the runner writes into the
+ * index). Nothing is written to the repository.
  * Resumable: resources the sink already holds are walked through (their children still count) but not
  * processed or counted again. Only a missing context, a scope larger than `maxResources`, a kind the
  * repository cannot serve, or a failing sink end the run early; a resource that fails is an item with an error.
  */
 export async function runScope(request: RunRequest, target: JobTarget, sink: RunSink): Promise<RunOutcome> {
+  const noSearch = unlistable(target, request.scope);
+  if (noSearch !== undefined) return { ended: 'FAILED', message: noSearch };
   if (request.kind === 'MAPPING')
     return walkAndRecord(request, target, sink, mappingOf(request.operators, target));
   if (request.kind === 'INDEX') return walkAndRecord(request, target, sink, INDEXING);
@@ -39,7 +44,7 @@ async function walkAndRecord<T>(
   sink: RunSink,
   processing: Processing<T>,
 ): Promise<RunOutcome> {
-  const walk = walkScope(target.adapter, request.contextUri, request.scope, {
+  const walk = scopeEntries(target, request, {
     concurrency: request.concurrency,
     // MAPPING: every resource in scope is one item; FIXITY counts binaries, once described (prefetch).
     ...(processing.counts === 'RESOURCES' && {
@@ -80,6 +85,15 @@ async function walkAndRecord<T>(
     const why = error instanceof Error ? error.message : String(error);
     return { ended: 'FAILED', message: `The scope of ${request.contextUri} could not be walked: ${why}` };
   }
+  // A list that held nothing is a job with nothing to do, which completes; its message says why.
+  if (seen === 0 && isListedScope(request.scope))
+    return {
+      ended: 'COMPLETE',
+      note:
+        request.scope === 'QUERY'
+          ? `the query matched nothing within ${request.contextUri}`
+          : `${request.contextUri} has no members (pcdm:hasMember, pcdm:memberOf)`,
+    };
   return { ended: 'COMPLETE' };
 }
 

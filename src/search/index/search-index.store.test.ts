@@ -254,11 +254,14 @@ describe('terms joined by AND', () => {
 });
 
 describe('scope', () => {
-  it('a container and everything below it, not its siblings that share its IRI prefix (c1 and c10)', async () => {
+  it('a container and everything below it, not its siblings that share its IRI prefix (c1, c10, c1-annex)', async () => {
     const c1 = CONTAINERS[1]!;
     await expectSame([], c1);
     await expectSame([word('bridge')], c1);
     expect(expected([], c1).some((iri) => iri.startsWith(`${ROOT}/c10`))).toBe(false);
+    expect(expected([], c1)).not.toContain(`${ROOT}/c1-annex`);
+    expect(expected([], c1)).not.toContain(`${ROOT}/c1.json`);
+    expect(A.map((d) => d.iri)).toContain(`${ROOT}/c1-annex`);
     expect(expected([], `${ROOT}/c1`)).toEqual(expected([], c1));
   });
 
@@ -369,6 +372,20 @@ describe('hits, facets and snippets', () => {
       const results = await store.search(query(terms, { limit: 5 }), BOUNDS);
       expect(results.facets).toEqual(facetsOf(bruteForce(A, terms)));
     }
+  });
+
+  it('without facets: the same total and page, empty facet lists', async () => {
+    const terms = [word('bridge', { negated: true })];
+    const within = CONTAINERS[8];
+    const full = await store.search(query(terms, { within, childrenOnly: true, limit: 10 }), BOUNDS);
+    const bare = await store.search(
+      { ...query(terms, { within, childrenOnly: true, limit: 10 }), facets: false },
+      BOUNDS,
+    );
+    expect(bare.total).toBe(expected(terms, within, true).length);
+    expect(bare.hits).toEqual(full.hits);
+    expect(bare.facets).toEqual({ types: [], predicates: [], mimeTypes: [] });
+    expect(full.facets.predicates.length).toBeGreaterThan(0);
   });
 
   it('a snippet shows the text as written with the matched words marked; none without words', async () => {
@@ -624,6 +641,17 @@ describe('writing', () => {
       await expect(inC([word(w)])).resolves.toBeDefined();
     expect((await inC([word('(keeper)')])).total).toBe(1);
     expect((await inC([word('keeper:*')])).total).toBe(1);
+  });
+
+  it('text written decomposed (NFD) or in Greek capitals is found by its folded words and marked whole', async () => {
+    const title = 'Le Cafe\u0301 de Flore, ΟΔΟΣ Σταδίου, Straße';
+    await store.upsert(viewC(), [
+      { ...base, name: title, fields: [{ predicate: TITLE, value: title, language: null, isIri: false }] },
+    ]);
+    for (const w of ['café', 'CAFE', 'οδος', 'ΟΔΟΣ', 'σταδιου', 'straße'])
+      expect((await inC([word(w, { predicate: TITLE })])).total, w).toBe(1);
+    const { hits } = await inC([word('cafe')]);
+    expect(hits[0]!.snippet).toContain('**Cafe\u0301**');
   });
 
   it('a snippet of a long text is cut around the match, marked as cut', async () => {
