@@ -22,6 +22,8 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^test\/(shared-database|concurrency|curation-jobs-processes|repository-crash|search-feed-crash|process|data-dir-modes)\.test\.ts$/,
   // The search feed: the triggers that queue the repository's writes, the queue drained under a lock.
   /^src\/search\/indexing\//,
+  // Issue 28's acceptance: every query form through the API, indexed by the feed, on each engine.
+  /^src\/search\/search-acceptance\.test\.ts$/,
   // The embedded repository where its semantics live in SQL: staged transactions, versions, tombstones,
   // revision checks under concurrent writers, the statements a request costs.
   /^src\/embedded-repository\/(transactions|dialect-transactions|versioning|dialect-versions|tombstones|concurrent-writes|write-statements)\.test\.ts$/,
