@@ -149,9 +149,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // upkeep (in this process only).
   const searchIndex = createSearchIndexStore(db, dialect);
   const searchViews = new SearchViewStore(db);
-  const upkeep = new IndexWriteUpkeep(searchIndex, searchViews, (message) => {
-    warn(message);
-  });
   const embedded = (rootUri: string): boolean => {
     try {
       return local?.transportFor(parseRoot(rootUri)) !== undefined;
@@ -159,6 +156,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return false;
     }
   };
+  const upkeep = new IndexWriteUpkeep(
+    searchIndex,
+    searchViews,
+    (message) => {
+      warn(message);
+    },
+    embedded,
+  );
   const apply = new OperatorApplyService(
     operatorStore,
     { kept: () => internalMetadata.keptRequiredFields(), read: () => internalMetadata.requiredFields() },

@@ -50,7 +50,9 @@ async function stalledRepository() {
     close: () =>
       new Promise<void>((resolve) => {
         release();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

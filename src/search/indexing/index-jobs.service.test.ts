@@ -179,6 +179,119 @@ describe('INDEX jobs over a Community Solid Server view', () => {
     await eventually(async () => isDeepStrictEqual(await storedDocuments(handle.db, viewId), walked));
     expect(await indexJobsOf(t, viewId)).toHaveLength(jobsBefore);
   });
+
+  it('a view moved to another container forgets the old documents and is indexed again', async () => {
+    const css = inject('cssBaseUrl');
+    const elsewhere = await createAdapter({ type: 'LDP', rootUri: css }).createChild(css, [
+      { predicate: TITLE, object: literal('Elsewhere') },
+    ]);
+    const other = createAdapter({ type: 'LDP', rootUri: elsewhere });
+    await titled(other, elsewhere, 'A postcard');
+    const before = (await indexJobsOf(t, viewId)).length;
+    const view = body(await sendJson(t.app, 'GET', `/repository-view/${viewId}`)).payload
+      .RepositoryView as Record<string, unknown>;
+    const moved = await sendJson(t.app, 'PUT', '/repository-view', { ...view, rootUri: elsewhere });
+    expect(body(moved).meta.status, moved.body).toBe('SUCCESS');
+    const jobs = await indexJobsOf(t, viewId);
+    expect(jobs).toHaveLength(before + 1);
+    expect(jobs.at(-1)).toMatchObject({ contextUri: elsewhere, createdBy: 0 });
+    await jobReaching(t, jobs.at(-1)!.id, ['COMPLETED']);
+    expect(await storedDocuments(handle.db, viewId)).toEqual(await walkedDocuments(other, elsewhere));
+  });
+});
+
+describe('writes in a transaction on an external Fedora view', () => {
+  let repository: TestApp;
+  let t: TestApp;
+  let handle: DatabaseHandle;
+  let close: () => Promise<void>;
+  let adapter: RepositoryAdapter;
+  let rootUri: string;
+  let prefix: string;
+  let viewId: number;
+
+  beforeAll(async () => {
+    repository = await buildTestApp();
+    await repository.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (repository.app.server.address() as AddressInfo).port;
+    rootUri = `http://127.0.0.1:${port}/rest/`;
+    const credentials = resolveRepositoryCredentials(repository.config);
+    const connection = {
+      type: 'FEDORA' as const,
+      rootUri,
+      username: credentials.username,
+      password: credentials.password,
+      dialect: 'FEDORA_6' as const,
+    };
+    adapter = createAdapter(connection);
+    ({ t, handle, close } = await appWithIndexReader());
+    viewId = await createView(t, { ...connection, name: 'Fedora 6 elsewhere', schemas: await dublinCore(t) });
+    prefix = `/repository-view-context/FEDORA/${viewId}`;
+    const [job] = await indexJobsOf(t, viewId);
+    await jobReaching(t, job!.id, ['COMPLETED']);
+  });
+  afterAll(async () => {
+    await close();
+    await repository.close();
+  });
+
+  const describedAs = async (uri: string) =>
+    (await storedDocuments(handle.db, viewId))
+      .find((document) => document.iri === uri)
+      ?.fields.filter((field) => field.predicate === DESCRIPTION)
+      .map((field) => field.value) ?? [];
+  /** A write outside any transaction, waited for: the upkeep has handled everything told before it. */
+  const settled = async (uri: string, text: string) => {
+    const added = await sendJson(t.app, 'POST', `${prefix}/metadata?${q(uri)}`, {
+      subject: uri,
+      predicate: DESCRIPTION,
+      object: `"${text}"`,
+    });
+    expect(body(added).meta.status, added.body).toBe('SUCCESS');
+    await eventually(async () => (await describedAs(uri)).includes(text));
+  };
+  const inTransaction = async (write: (token: string) => Promise<void>) => {
+    const token = (
+      body(await sendJson(t.app, 'GET', `${prefix}/transaction`)).payload.TransactionDetails as {
+        token: string;
+      }
+    ).token;
+    await write(token);
+    return token;
+  };
+
+  it('reach the index when the transaction commits, not before; a rollback is forgotten', async () => {
+    const record = await titled(adapter, rootUri, 'A record');
+    const witness = await titled(adapter, rootUri, 'A witness');
+    const token = await inTransaction(async (tx) => {
+      const added = await sendJson(t.app, 'POST', `${prefix}/metadata?${q(`${record}?token=${tx}`)}`, {
+        subject: record,
+        predicate: DESCRIPTION,
+        object: '"Written in a transaction"',
+      });
+      expect(body(added).meta.status, added.body).toBe('SUCCESS');
+    });
+    await settled(witness, 'first');
+    expect(await describedAs(record)).toEqual([]);
+    const committed = await sendJson(
+      t.app,
+      'POST',
+      `${prefix}/transaction?${q(`${rootUri}?token=${token}`)}`,
+    );
+    expect(body(committed).meta.status, committed.body).toBe('SUCCESS');
+    await eventually(async () => (await describedAs(record)).includes('Written in a transaction'));
+
+    const rolledBack = await inTransaction(async (tx) => {
+      await sendJson(t.app, 'POST', `${prefix}/metadata?${q(`${record}?token=${tx}`)}`, {
+        subject: record,
+        predicate: DESCRIPTION,
+        object: '"Rolled back"',
+      });
+    });
+    await sendJson(t.app, 'DELETE', `${prefix}/transaction?${q(`${rootUri}?token=${rolledBack}`)}`);
+    await settled(witness, 'second');
+    expect(await describedAs(record)).toEqual(['Written in a transaction']);
+  });
 });
 
 describe('INDEX jobs over the embedded repository speaking Fedora 4', () => {

@@ -54,13 +54,18 @@ export class IndexWriteUpkeep implements IndexUpkeep {
     private readonly index: SearchIndexStore,
     private readonly views: IndexedViews,
     private readonly warn: (message: string) => void,
+    /**
+     * Whether a root is this process's embedded repository: its views' writes are the feed's, told apart
+     * without a query (the context's statement counts stay what they were).
+     */
+    private readonly embedded: (rootUri: string) => boolean = () => false,
     private readonly settings: WriteUpkeepSettings = DEFAULT_WRITE_UPKEEP,
   ) {
     this.transactions = new LRUCache({ max: settings.maxTransactions });
   }
 
   written(view: WrittenView, resources: WrittenResources): void {
-    if (this.closed || resources.uris.length === 0) return;
+    if (this.closed || resources.uris.length === 0 || this.embedded(view.rootUri)) return;
     const changes = changesOf(view, resources);
     if (resources.txId !== undefined) {
       const key = transactionKey(view, resources.txId);

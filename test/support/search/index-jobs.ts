@@ -79,7 +79,7 @@ export async function storedDocuments(db: Kysely<Database>, viewId: number): Pro
         types: JSON.parse(row.types) as string[],
         binary: row.is_binary === 1,
         mimeType: row.mime_type,
-        modified: row.modified === null ? null : Number(row.modified),
+        modified: row.modified,
         fields: fields.map((field) => ({
           predicate: field.predicate,
           value: field.value,
