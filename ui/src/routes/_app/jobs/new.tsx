@@ -12,8 +12,11 @@ const search = z.object({
   uri: z.string().optional(),
   /** The scope to start with (search's "Start curation job on these results" sets QUERY). */
   scope: z.enum(JOB_SCOPES).optional(),
-  /** A QUERY scope's query. */
-  query: z.string().optional(),
+  /**
+   * A QUERY scope's query. Coerced: the router reads search params as JSON, so a hand-typed `?query=1920`
+   * arrives as a number (and would fail the page) though it is a query of one word.
+   */
+  query: z.coerce.string().optional(),
 });
 
 export const Route = createFileRoute('/_app/jobs/new')({
