@@ -56,6 +56,8 @@ import { searchIndexRoutes } from './search/search-index.routes.js';
 import { SearchIndexService } from './search/search-index.service.js';
 import { SearchViewStore } from './search/search-view.store.js';
 import { parseRoot } from './repository-adapters/uri-confinement.js';
+import { EmbeddedFeed } from './search/indexing/embedded-feed.js';
+import { inProcessBase } from './search/indexing/embedded-views.js';
 import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -70,8 +72,8 @@ import { UserStore } from './users/user.store.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
-  /** Called once per SQL statement (tests count queries). */
-  readonly onQuery?: () => void;
+  /** Called once per SQL statement, with its SQL (tests count queries). */
+  readonly onQuery?: (sql: string) => void;
   /** Handed the database's change signal (tests wait on it for another instance's writes). */
   readonly onDataVersion?: (version: DataVersion) => void;
   /** The event streams' settings (tests shorten the keep-alive). */
@@ -142,13 +144,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     events: events.bus,
   });
-  // The search index (DECISIONS.md §12) and what it knows of each view; external views are indexed by INDEX
-  // jobs and follow the service's own writes through the upkeep (in this process only).
+  // The search index (DECISIONS.md §12) and what it knows of each view; it also names a context's children
+  // and ancestors. External views are indexed by INDEX jobs and follow the service's own writes through the
+  // upkeep (in this process only).
   const searchIndex = createSearchIndexStore(db, dialect);
   const searchViews = new SearchViewStore(db);
-  const upkeep = new IndexWriteUpkeep(searchIndex, searchViews, (message) => {
-    warn(message);
-  });
   const embedded = (rootUri: string): boolean => {
     try {
       return local?.transportFor(parseRoot(rootUri)) !== undefined;
@@ -156,13 +156,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return false;
     }
   };
+  const upkeep = new IndexWriteUpkeep(
+    searchIndex,
+    searchViews,
+    (message) => {
+      warn(message);
+    },
+    embedded,
+  );
   const apply = new OperatorApplyService(
     operatorStore,
     { kept: () => internalMetadata.keptRequiredFields(), read: () => internalMetadata.requiredFields() },
     (viewId) => views.typeOf(viewId),
   );
   // Renders of views answered in process are kept until the next write to the database (issue 10).
-  const context = new ContextService(views, {
+  const context = new ContextService(views, searchIndex, {
     dataVersion: dataVersionOf(db),
     events: events.bus,
     renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },
@@ -291,12 +299,34 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     repository === undefined || rest === undefined
       ? undefined
       : startTransactionReaper(repository.store, rest.release, app.log);
+  // The embedded repository's writes reach the index of its views within 2 s (SCRIPTORIUM_SEARCH_FEED).
+  const feed =
+    repository === undefined || !config.searchFeed
+      ? undefined
+      : new EmbeddedFeed({
+          db,
+          dialect,
+          index: searchIndex,
+          dataVersion,
+          baseOf: inProcessBase(local),
+          log: app.log,
+        });
+  // Which views are on the embedded repository changes with the views, and once the server listens (its
+  // listening address is then known to be this process's).
+  const viewChanges = feed?.followViews(events.hub);
+  if (feed !== undefined)
+    app.addHook('onListen', (done) => {
+      feed.viewsChanged();
+      done();
+    });
   // Every agent, timer and thread the app owns stops here, the database last.
   app.addHook('onClose', async () => {
     // Jobs first: a running one still talks to the repository and the database.
     await jobs.stop();
     // What the service wrote is told to the index until here; the rest waits for the next INDEX job.
     await upkeep.close();
+    viewChanges?.unsubscribe();
+    await feed?.stop();
     local?.detach();
     await reaper?.stop();
     await repository?.updates.close();
@@ -319,6 +349,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
     }
     await jobs.start();
+    // After the default view exists: its first indexing starts at once.
+    feed?.start();
   } catch (error) {
     await app.close();
     throw error;

@@ -40,6 +40,7 @@ describe('the suites the PostgreSQL pass runs', () => {
       'src/events/events.instances.test.ts',
       'src/db/change-feed.test.ts',
       'test/shared-database.test.ts',
+      'src/search/indexing/embedded-feed.test.ts',
     ])
       expect(selected.has(file), file).toBe(true);
     for (const file of [

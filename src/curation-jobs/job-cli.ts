@@ -29,17 +29,17 @@ export interface JobCliIo {
   readonly onInterrupt: (listener: () => void) => void;
 }
 
-interface Envelope {
+export interface Envelope {
   meta: { status: string; message: string };
   payload: Record<string, unknown>;
 }
 
 const FAILED: readonly JobState[] = ['FAILED', 'CANCELLED'];
 
-class JobCliError extends Error {}
+export class JobCliError extends Error {}
 
 /** An API client for the job commands: one base URL, one bearer token. */
-class JobApi {
+export class JobApi {
   constructor(
     private readonly base: string,
     private readonly token: string,
@@ -54,7 +54,7 @@ class JobApi {
   }
 }
 
-async function request(
+export async function request(
   fetchImpl: typeof fetch,
   base: string,
   method: string,
@@ -93,12 +93,15 @@ function describeRefusal(envelope: Envelope): string {
   const results = envelope.payload.ValidationResults as
     { messages?: Record<string, Record<string, string>> } | undefined;
   const lines = Object.entries(results?.messages ?? {}).flatMap(([field, messages]) =>
-    Object.values(messages).map((text) => `${field}: ${text}`),
+    Object.entries(messages)
+      // A malformed query's `position` is its `pattern`'s "(at position n)" again, for clients that mark it.
+      .filter(([key]) => key !== 'position')
+      .map(([, text]) => `${field}: ${text}`),
   );
   return lines.length === 0 ? `${envelope.meta.status}: ${envelope.meta.message}` : lines.join('\n');
 }
 
-function serverOf(io: JobCliIo, given: string | undefined): string {
+export function serverOf(io: JobCliIo, given: string | undefined): string {
   const base = given ?? `http://127.0.0.1:${io.env.PORT ?? '8080'}`;
   try {
     return new URL(base).toString();
@@ -107,7 +110,7 @@ function serverOf(io: JobCliIo, given: string | undefined): string {
   }
 }
 
-async function tokenOf(io: JobCliIo, base: string, username: string | undefined): Promise<string> {
+export async function tokenOf(io: JobCliIo, base: string, username: string | undefined): Promise<string> {
   const fromEnv = io.env.SCRIPTORIUM_TOKEN;
   if (username === undefined) {
     if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
@@ -131,7 +134,7 @@ function parseOperators(text: string | undefined): number[] {
 }
 
 /** Polls the job until it ends, drawing its progress; cancels it once if the user interrupts. */
-async function follow(api: JobApi, first: CurationJob, io: JobCliIo): Promise<CurationJob> {
+export async function follow(api: JobApi, first: CurationJob, io: JobCliIo): Promise<CurationJob> {
   let job = first;
   // An object, not a boolean: the listener sets it later, between polls.
   const interrupt = { asked: false };

@@ -99,6 +99,48 @@ describe(`the data version of two instances on ${testDialect}`, () => {
     await settled(version);
     expect(await version.current()).not.toBe(afterCommit);
   });
+
+  it('tells its listeners of changes, not of plain reads, and nobody once they stop listening', async () => {
+    // SQLite: this process's own writes; PostgreSQL: every commit it hears of, the other instance's too.
+    const version = dataVersionOf(one);
+    const writer = testDialect === 'sqlite' ? one : two;
+    let heard = 0;
+    const heardOnce = () =>
+      new Promise<void>((resolve) => {
+        const stop = version.onChange?.(() => {
+          heard++;
+          stop?.();
+          resolve();
+        });
+      });
+    expect('onChange' in version).toBe(true);
+    const first = heardOnce();
+    await addRow(writer, 'listened');
+    await first;
+    expect(heard).toBe(1);
+    let total = 0;
+    const stop = version.onChange?.(() => total++);
+    await addRow(writer, 'listened twice');
+    await addRow(writer, 'listened thrice');
+    await settled(version);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(total).toBeGreaterThanOrEqual(1);
+    stop?.();
+    const after = total;
+    await addRow(writer, 'not listened');
+    await settled(version);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(total).toBe(after);
+    // A plain read is no change.
+    const quiet = heardOnce();
+    let early = false;
+    void quiet.then(() => (early = true));
+    await one.selectFrom('internal_metadata').selectAll().execute();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(early).toBe(false);
+    await addRow(writer, 'last');
+    await quiet;
+  });
 });
 
 if (testDialect === 'postgres') {

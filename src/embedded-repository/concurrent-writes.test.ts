@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../../test/support/test-database.js';
-import type { TestApp } from '../../test/support/test-app.js';
+import { WITHOUT_SEARCH_FEED, type TestApp } from '../../test/support/test-app.js';
 import { buildRepositoryApp, createContainer, repo, turtle } from '../../test/support/repository-client.js';
 import { TITLE } from '../../test/support/embedded-repository/conformance.js';
 
@@ -13,7 +13,7 @@ import { TITLE } from '../../test/support/embedded-repository/conformance.js';
 let t: TestApp;
 let queries = 0;
 beforeAll(async () => {
-  t = await buildRepositoryApp({}, { onQuery: () => (queries += 1) });
+  t = await buildRepositoryApp(WITHOUT_SEARCH_FEED, { onQuery: () => (queries += 1) });
   await createContainer(t.app, '/together');
 });
 afterAll(async () => {

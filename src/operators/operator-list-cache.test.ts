@@ -11,6 +11,7 @@ import {
   sendJson,
   TEST_ADMIN,
   type TestApp,
+  WITHOUT_SEARCH_FEED,
 } from '../../test/support/test-app.js';
 import { testDialect } from '../../test/support/test-database.js';
 
@@ -31,7 +32,12 @@ beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-operators-'));
   // SQLite tests run in memory by default; two instances need one file.
   a = await buildTestApp(
-    testDialect === 'sqlite' ? { database: { kind: 'sqlite', file: path.join(dir, 'shared.sqlite') } } : {},
+    {
+      ...WITHOUT_SEARCH_FEED,
+      ...(testDialect === 'sqlite'
+        ? { database: { kind: 'sqlite', file: path.join(dir, 'shared.sqlite') } }
+        : {}),
+    },
     { onQuery: () => statements++ },
   );
   b = await buildApp(a.config, { logger: false });

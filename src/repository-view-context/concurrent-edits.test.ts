@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
-import { body, buildTestApp, sendJson, type TestApp } from '../../test/support/test-app.js';
+import {
+  body,
+  buildTestApp,
+  sendJson,
+  WITHOUT_SEARCH_FEED,
+  type TestApp,
+} from '../../test/support/test-app.js';
 import { testDialect } from '../../test/support/test-database.js';
 
 /**
@@ -19,7 +25,7 @@ const EDITS = 20;
 
 beforeAll(async () => {
   t = await buildTestApp(
-    { embeddedRepository: true },
+    { embeddedRepository: true, ...WITHOUT_SEARCH_FEED },
     {
       onQuery: () => (queries += 1),
       beforeReady: (app) => {

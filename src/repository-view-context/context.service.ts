@@ -19,6 +19,7 @@ import {
   type RepositoryViewContext,
   type TransactionDetails,
 } from './context-builder.js';
+import { ancestorIris, irisToName, withNames, type IndexNames } from './context-names.js';
 import { resolveContextUri, tokenOf, type ResolvedContext } from './context-uri.js';
 import { queryHelp, vetContextUpdate } from './query.js';
 import { RenderCache, type RenderCacheLimits } from './render-cache.js';
@@ -61,6 +62,8 @@ export class ContextService {
 
   constructor(
     private readonly views: RepositoryViewService,
+    /** The view's search index, which names the children and the ancestors (DECISIONS.md §12). */
+    private readonly index: IndexNames,
     options: ContextServiceOptions = {},
   ) {
     const { dataVersion } = options;
@@ -97,13 +100,34 @@ export class ContextService {
    * rendered once per database state (render-cache.ts); a `tx:` context always asks the repository,
    * since the transaction's expiry is part of the answer and refreshing it is the point.
    */
-  read(session: ContextSession): Promise<RepositoryViewContext> {
+  async read(session: ContextSession): Promise<RepositoryViewContext> {
     const { opened, context } = session;
-    if (this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter))
-      return this.build(session);
-    return this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
-      this.build(session),
-    );
+    const rendered =
+      this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter)
+        ? await this.build(session)
+        : await this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
+            this.build(session),
+          );
+    return this.named(session, rendered);
+  }
+
+  /**
+   * Names the children and the ancestors from the view's index: ONE index query per read, whatever the
+   * number of children. Done on every read, the render kept or not: the index changes without a write
+   * to the repository (an INDEX job, the feed catching up on another instance), which the render
+   * cache's signal may not see, so a kept render holds no names and never shows a stale one. Inside a
+   * transaction the names are the index's, i.e. as committed.
+   */
+  private async named(
+    session: ContextSession,
+    rendered: RepositoryViewContext,
+  ): Promise<RepositoryViewContext> {
+    const { opened, context } = session;
+    const ancestors = ancestorIris(opened.view.rootUri, context, opened.view.type === 'LDP');
+    const iris = irisToName(rendered, ancestors);
+    const summaries =
+      iris.length === 0 ? new Map<string, never>() : await this.index.summaries(opened.view.id, iris);
+    return withNames(rendered, ancestors, summaries);
   }
 
   private async build(session: ContextSession): Promise<RepositoryViewContext> {
@@ -166,7 +190,8 @@ export class ContextService {
       session.context.tx,
     );
     this.changed(session, 'CREATE', child, 'Resource created');
-    this.indexWritten(session, child);
+    // The container changed too (its last-modified time, on most repositories).
+    this.indexWritten(session, child, session.context.uri);
     return this.read(session);
   }
 
@@ -224,7 +249,7 @@ export class ContextService {
   ): Promise<RepositoryViewContext> {
     const binary = await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
     this.changed(session, 'CREATE', binary, 'File uploaded');
-    this.indexWritten(session, binary);
+    this.indexWritten(session, binary, session.context.uri);
     return this.read(session);
   }
 
@@ -238,7 +263,7 @@ export class ContextService {
       throw new ForbiddenError('Only an administrator may delete the root of a repository view');
     await session.opened.adapter.delete(session.context.uri, session.context.tx);
     this.changed(session, 'DELETE', session.context.uri, 'Resource deleted');
-    this.indexWritten(session, session.context.uri, true);
+    this.indexDeleted(session, session.context.uri);
     if (session.context.tx !== undefined)
       await requireFacet(session.opened.adapter, 'transactions').refresh(session.context.tx);
   }
@@ -310,9 +335,14 @@ export class ContextService {
     this.events.publish(contextEvent(session.opened.view.id, action, uri, text));
   }
 
-  /** Tells the search index of a resource written (or deleted) in this session (versions are not indexed). */
-  private indexWritten(session: ContextSession, uri: string, deleted = false): void {
-    this.upkeep.written(writtenView(session), { uris: [uri], deleted, txId: session.context.tx?.id });
+  /** Tells the search index of resources written in this session (versions are not indexed). */
+  private indexWritten(session: ContextSession, ...uris: string[]): void {
+    this.upkeep.written(writtenView(session), { uris, deleted: false, txId: session.context.tx?.id });
+  }
+
+  /** Tells the search index of a resource deleted in this session, with everything it contained. */
+  private indexDeleted(session: ContextSession, uri: string): void {
+    this.upkeep.written(writtenView(session), { uris: [uri], deleted: true, txId: session.context.tx?.id });
   }
 
   /** A body triple about the context itself (its subject may be given relative to the view's root). */

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
-import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
+import {
+  body,
+  buildTestApp,
+  createUser,
+  sendJson,
+  WITHOUT_SEARCH_FEED,
+  type TestApp,
+} from '../../test/support/test-app.js';
 import { testDialect } from '../../test/support/test-database.js';
 
 /**
@@ -75,8 +82,9 @@ async function expectFresh(uri: string): Promise<Rendered> {
 }
 
 beforeAll(async () => {
+  // Upstream requests are counted: no search feed, whose writes after each write would drop kept renders.
   t = await buildTestApp(
-    { embeddedRepository: true },
+    { embeddedRepository: true, ...WITHOUT_SEARCH_FEED },
     {
       beforeReady: (app) => {
         app.addHook('onRequest', (request, _reply, done) => {

@@ -34,12 +34,13 @@ export interface RepositoryViewDependencies {
 
 /**
  * Told after a view is created or changed, in the process that made the change (the search index starts
- * indexing a new external view). Observers must not throw or wait: the change is made already.
+ * indexing a new external view), before the request is answered. The change is made already: what an
+ * observer throws is told to `warn` and fails nothing.
  */
 export interface RepositoryViewObserver {
   /** `caller`: who created it (the route's principal; absent when the service was called without one). */
-  created?(view: RepositoryView, caller: Principal | undefined): void;
-  updated?(view: RepositoryView, before: RepositoryView): void;
+  created?(view: RepositoryView, caller: Principal | undefined): Promise<void> | void;
+  updated?(view: RepositoryView, before: RepositoryView): Promise<void> | void;
 }
 
 /** A view with everything a context needs: the adapter and the metadata prefixes of its schemas. */
@@ -99,7 +100,7 @@ export class RepositoryViewService {
       throw nameRace(error, 'CREATE', input.name);
     }
     await this.announce('CREATE', created);
-    this.tell((observer) => observer.created?.(created, caller));
+    await this.tell((observer) => observer.created?.(created, caller));
     return created;
   }
 
@@ -156,7 +157,7 @@ export class RepositoryViewService {
     if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
     await this.announce('UPDATE', updated);
     const changed = updated;
-    this.tell((observer) => observer.updated?.(changed, existing));
+    await this.tell((observer) => observer.updated?.(changed, existing));
     return updated;
   }
 
@@ -298,11 +299,11 @@ export class RepositoryViewService {
     (this.deps.events ?? NO_EVENTS).publish(repositoryViewEvent(action, view, json));
   }
 
-  /** Tells every observer; one that throws is told to `warn` and the others are still told. */
-  private tell(call: (observer: RepositoryViewObserver) => void): void {
+  /** Tells every observer, one after the other; one that fails is told to `warn`, the others still are. */
+  private async tell(call: (observer: RepositoryViewObserver) => Promise<void> | void): Promise<void> {
     for (const observer of this.observers) {
       try {
-        call(observer);
+        await call(observer);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
         this.deps.warn?.(`A repository view observer failed: ${why}`);

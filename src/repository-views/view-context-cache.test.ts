@@ -15,6 +15,7 @@ import {
   sendJson,
   TEST_ADMIN,
   type TestApp,
+  WITHOUT_SEARCH_FEED,
 } from '../../test/support/test-app.js';
 import { testDialect } from '../../test/support/test-database.js';
 
@@ -44,6 +45,7 @@ beforeAll(async () => {
   a = await buildTestApp(
     {
       embeddedRepository: true,
+      ...WITHOUT_SEARCH_FEED,
       // SQLite tests run in memory by default; two instances need one file.
       ...(testDialect === 'sqlite'
         ? { database: { kind: 'sqlite', file: path.join(dir, 'db.sqlite') } }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../src/config/config.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/database.js';
+import type { IndexHit, SearchIndexStore } from '../../src/search/search.js';
 import { testDialect } from './test-database.js';
 
 /**
@@ -41,4 +42,34 @@ export async function eventually(probe: () => Promise<boolean>, ms = 2_000): Pro
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** What a search for one word finds in a view: the hits' IRIs, sorted. */
+export async function findWord(index: SearchIndexStore, viewId: number, word: string): Promise<string[]> {
+  const results = await index.search(
+    {
+      scope: { viewId, within: null, childrenOnly: false },
+      terms: [{ kind: 'WORD', text: word, prefix: false, predicate: null, negated: false }],
+      sort: 'relevance',
+      offset: 0,
+      limit: 100,
+    },
+    { maxValues: 10_000, maxMillis: 1_000 },
+  );
+  return results.hits.map((hit) => hit.iri).sort();
+}
+
+/** Every hit of a view (no terms), by IRI. */
+export async function allHits(index: SearchIndexStore, viewId: number): Promise<Map<string, IndexHit>> {
+  const results = await index.search(
+    {
+      scope: { viewId, within: null, childrenOnly: false },
+      terms: [],
+      sort: 'modified',
+      offset: 0,
+      limit: 1000,
+    },
+    { maxValues: 10_000, maxMillis: 1_000 },
+  );
+  return new Map(results.hits.map((hit) => [hit.iri, hit]));
 }

@@ -23,6 +23,15 @@ export interface TestApp {
 
 export const TEST_ADMIN = { username: 'admin', password: 'test-admin-password' } as const;
 
+/**
+ * Config overrides for tests that count SQL statements or what a kept read saves: the search feed
+ * (SCRIPTORIUM_SEARCH_FEED) runs statements of its own after repository writes, at moments of its own,
+ * which would land in the counts, and its writes move the database's change signal (as every write of the
+ * process does), dropping kept reads. The writes still queue their indexing (triggers), so nothing else
+ * changes.
+ */
+export const WITHOUT_SEARCH_FEED = { searchFeed: false } as const satisfies Partial<Config>;
+
 /** The token `sendJson` sends by default for each app. */
 const defaultTokens = new WeakMap<FastifyInstance, string>();
 
@@ -31,7 +40,7 @@ export async function buildTestApp(
   overrides: Partial<Config> = {},
   options: {
     beforeReady?: (app: FastifyInstance) => void;
-    onQuery?: () => void;
+    onQuery?: (sql: string) => void;
     events?: AppOptions['events'];
   } = {},
 ): Promise<TestApp> {

@@ -233,7 +233,7 @@ export class JobAttempt {
               since: started,
             })
           : 0;
-      await this.end('complete', indexMessage(final, removed), final);
+      await this.end('complete', indexMessage(final, removed) + note, final);
       return null;
     }
     // Counted from the stored items: a resumed run's warnings include the earlier attempt's.

@@ -3,21 +3,15 @@ import type { Quad } from 'n3';
 import type { ResourceRecord } from '../store/record.js';
 import type { IriMapper } from '../rdf/terms.js';
 import { parseStored } from '../../linked-data/rdf/serialize.js';
-import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
-import {
-  DESCRIBEDBY,
-  EBUCORE,
-  FEDORA,
-  LDP,
-  MEMENTO,
-  NS,
-  PREMIS,
-  RDF_TYPE,
-  XSD,
-} from '../../linked-data/rdf/vocab.js';
+import { namedNode, quad } from '../../linked-data/rdf/terms.js';
+import { FEDORA, LDP, MEMENTO, NS } from '../../linked-data/rdf/vocab.js';
 import type { FedoraDialect } from '../../shared/fedora-dialect.js';
 import type { RepositoryStore } from '../store/repository.store.js';
 import type { Preferences } from './headers.js';
+import { FEDORA_6_SHAPE, type SmtShape } from '../rdf/server-managed.js';
+
+// Moved to rdf/server-managed.ts (the search feed builds documents with them); answered from here as before.
+export { FEDORA_6_SHAPE, serverManagedQuads, type SmtShape } from '../rdf/server-managed.js';
 
 /** Weak ETag of an RDF representation: changes with every change of the resource or its children. */
 export function rdfEtag(record: ResourceRecord): string {
@@ -31,22 +25,10 @@ export function binaryEtag(record: ResourceRecord): string {
   return `"${(record.binary?.sha512 ?? '').slice(0, 40)}"`;
 }
 
-const iso = (ms: number) => literal(new Date(ms).toISOString(), namedNode(XSD.dateTime));
-
 /** The user triples of a record, with repository IRIs as this client sees them. */
 export function userQuads(record: ResourceRecord, mapper: IriMapper): Quad[] {
   return parseStored(record.triples).map((q) => mapper.mapQuad(q, 'external'));
 }
-
-/** The server-managed triples that differ between Fedora lines (fedora-api.md §1.1). */
-export interface SmtShape {
-  /** fedora:hasParent: 4.x and 7.0 (which the FEDORA_6 dialect follows), not 5.x. */
-  readonly hasParent: boolean;
-  /** fedora:hasVersions <uri/fcr:versions>: 4.x only, and only for a resource with a version. */
-  readonly hasVersions: boolean;
-}
-
-export const FEDORA_6_SHAPE: SmtShape = { hasParent: true, hasVersions: false };
 
 /**
  * The shape of `record`'s server-managed triples in the repository's dialect; on 4.x asks the store
@@ -72,54 +54,6 @@ export async function smtShapeOf(
     case 'FEDORA_6':
       return FEDORA_6_SHAPE;
   }
-}
-
-/**
- * Server-managed triples (Fedora 6, plus fedora:hasParent as in 7.0; `shape` for the other lines). For a
- * binary they describe the binary and appear in its description (fcr:metadata).
- */
-export function serverManagedQuads(
-  record: ResourceRecord,
-  mapper: IriMapper,
-  shape: SmtShape = FEDORA_6_SHAPE,
-): Quad[] {
-  const iri = mapper.external(record.path);
-  const s = namedNode(iri);
-  const out: Quad[] = [];
-  const add = (p: string, o: Quad['object']) => out.push(quad(s, namedNode(p), o));
-  const type = (t: string) => add(RDF_TYPE, namedNode(t));
-  if (record.kind === 'binary') {
-    type(LDP.NonRDFSource);
-    type(FEDORA.Binary);
-  } else {
-    type(LDP.RDFSource);
-    type(LDP.Container);
-    type(LDP.BasicContainer);
-    type(FEDORA.Container);
-  }
-  type(FEDORA.Resource);
-  if (record.path === '') {
-    type(FEDORA.RepositoryRoot);
-    add(FEDORA.hasTransactionProvider, namedNode(`${iri}fcr:tx`));
-  }
-  add(FEDORA.created, iso(record.created));
-  add(FEDORA.createdBy, literal(record.createdBy));
-  add(FEDORA.lastModified, iso(record.lastModified));
-  add(FEDORA.lastModifiedBy, literal(record.lastModifiedBy));
-  if (shape.hasParent && record.parent !== null)
-    add(FEDORA.hasParent, namedNode(mapper.external(record.parent)));
-  if (shape.hasVersions) add(FEDORA.hasVersions, namedNode(`${iri.replace(/\/$/, '')}/fcr:versions`));
-  const binary = record.binary;
-  if (binary !== null) {
-    add(PREMIS.hasSize, literal(String(binary.size), namedNode(XSD.long)));
-    add(PREMIS.hasMessageDigest, namedNode(`urn:sha-512:${binary.sha512}`));
-    add(PREMIS.hasMessageDigest, namedNode(`urn:sha-256:${binary.sha256}`));
-    add(EBUCORE.hasMimeType, literal(binary.mimeType));
-    if (binary.filename !== null) add(EBUCORE.filename, literal(binary.filename));
-    add(FEDORA.hasFixityService, namedNode(`${iri}/fcr:fixity`));
-    add(DESCRIBEDBY, namedNode(`${iri}/fcr:metadata`));
-  }
-  return out;
 }
 
 export function containmentQuads(

@@ -1,11 +1,10 @@
 import type { Quad } from 'n3';
+import { serverManagedQuads } from '../../embedded-repository/rdf/server-managed.js';
 import { IriMapper } from '../../embedded-repository/rdf/terms.js';
 import { isWithin } from '../../embedded-repository/store/paths.js';
-import { fromRow, type ResourceRecord } from '../../embedded-repository/store/record.js';
+import { fromRow } from '../../embedded-repository/store/record.js';
 import type { RepoResourceRow } from '../../embedded-repository/store/repository.table.js';
 import { parseStored } from '../../linked-data/rdf/serialize.js';
-import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
-import { EBUCORE, FEDORA, XSD } from '../../linked-data/rdf/vocab.js';
 import { parseRoot } from '../../repository-adapters/uri-confinement.js';
 import { documentOf } from '../search-document.js';
 import type { SearchDocument } from '../search.js';
@@ -83,11 +82,11 @@ export function iriIn(view: ViewTarget, path: string): string {
 
 /**
  * The documents of one stored resource in each of `views` (those covering it): its user statements and the
- * server-managed statements a document takes from an adapter's description (fedora:lastModified, and for
- * a binary ebucore:hasMimeType and ebucore:filename), under the view's IRIs, through `documentOf` — so a
- * document written here is the document an INDEX job writes from the same resource described through the
- * view's adapter. The view's root has no parent in the view. Throws when the stored statements cannot be
- * read.
+ * server-managed statements the repository answers for it (fedora:lastModified, ebucore:hasMimeType,
+ * ebucore:filename, premis:hasSize, …: the repository's own function), under the view's IRIs, through
+ * `documentOf` — so a document written here is the document an INDEX job writes from the same resource
+ * described through the view's adapter. The view's root has no parent in the view. Throws when the stored
+ * statements cannot be read.
  */
 export function documentsOf(
   row: RepoResourceRow,
@@ -97,32 +96,20 @@ export function documentsOf(
   const stored = parseStored(record.triples);
   return views.map((view) => {
     const { mapper } = view;
-    const iri = mapper.external(record.path);
-    const quads: Quad[] = [...managedQuads(record, iri), ...stored.map((q) => mapper.mapQuad(q, 'external'))];
+    const quads: Quad[] = [
+      ...serverManagedQuads(record, mapper),
+      ...stored.map((q) => mapper.mapQuad(q, 'external')),
+    ];
     const parent =
       record.path === view.rootPath || record.parent === null ? null : mapper.external(record.parent);
     return {
       viewId: view.viewId,
-      document: documentOf({ iri, parent, binary: record.kind === 'binary', quads }),
+      document: documentOf({
+        iri: mapper.external(record.path),
+        parent,
+        binary: record.kind === 'binary',
+        quads,
+      }),
     };
   });
-}
-
-/** The repository's statements a document uses, as the repository answers them (http/render.ts). */
-function managedQuads(record: ResourceRecord, iri: string): Quad[] {
-  const subject = namedNode(iri);
-  const out = [
-    quad(
-      subject,
-      namedNode(FEDORA.lastModified),
-      literal(new Date(record.lastModified).toISOString(), namedNode(XSD.dateTime)),
-    ),
-  ];
-  const binary = record.binary;
-  if (binary !== null) {
-    out.push(quad(subject, namedNode(EBUCORE.hasMimeType), literal(binary.mimeType)));
-    if (binary.filename !== null)
-      out.push(quad(subject, namedNode(EBUCORE.filename), literal(binary.filename)));
-  }
-  return out;
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DataVersion } from '../../db/data-version.js';
 import type { Database, SqlDialect } from '../../db/database.js';
+import type { EventHub, Subscription } from '../../events/event-hub.js';
 import type { RepoResourceRow } from '../../embedded-repository/store/repository.table.js';
 import type { SearchDocument, SearchIndexStore } from '../search.js';
 import { SearchViewStore } from '../search-view.store.js';
@@ -118,6 +119,18 @@ export class EmbeddedFeed {
     this.timers = [poll, resync];
     this.request('sync');
     this.request('drain');
+  }
+
+  /**
+   * Follows the views' changes on the service's event hub (every instance's, on PostgreSQL): a created or
+   * updated view may be on the embedded repository, a deleted one takes its documents with it.
+   */
+  followViews(hub: Pick<EventHub, 'subscribe'>): Subscription {
+    return hub.subscribe(({ event }) => {
+      if (event.channel !== 'repository-view') return;
+      if (event.action === 'DELETE') this.viewDeleted(Number(event.id));
+      else this.viewsChanged();
+    });
   }
 
   /** A view was created or changed (or the server started listening): which views are embedded may differ. */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, SqlDialect } from '../../db/database.js';
 
 /** The first key of the feed's advisory lock (the second is the schema's): an arbitrary constant. */
-const LOCK_CLASS = 0x5ea7c4;
+export const LOCK_CLASS = 0x5ea7c4;
 
 /** Runs the feed's work on an executor that no other instance's feed uses at the same time. */
 export type FeedLock = <T>(work: (executor: Kysely<Database>) => Promise<T>) => Promise<T>;

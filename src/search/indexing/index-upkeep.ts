@@ -10,7 +10,10 @@ export interface WrittenView {
 /** Resources one write through the service touched. */
 export interface WrittenResources {
   readonly uris: readonly string[];
-  /** Deleted, with everything they contained; else created or changed. */
+  /**
+   * Deleted, with everything they contained (their containers changed too, and are read again); else
+   * created or changed (a writer that creates names the container as well).
+   */
   readonly deleted: boolean;
   /** Written inside this transaction (its id): nothing is visible until it commits. */
   readonly txId?: string | undefined;

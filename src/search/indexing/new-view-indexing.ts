@@ -15,7 +15,8 @@ export interface NewViewIndexingDependencies {
  * Indexes an external view once by itself (DECISIONS.md §12: "started … once automatically when a view is
  * created"): an INDEX job of its root, started by whoever created it. A view moved to another repository
  * (type or root changed) drops the old repository's documents and is indexed again, so its search never
- * answers resources of a repository it no longer shows. Failures are told to `warn`: the view exists.
+ * answers resources of a repository it no longer shows. Failures are told to `warn`: the view exists. The
+ * job is started (queued) before the view's creation is answered; it runs in the background.
  */
 export function newViewIndexing(deps: NewViewIndexingDependencies): RepositoryViewObserver {
   const start = async (view: RepositoryView, createdBy: number) => {
@@ -26,18 +27,20 @@ export function newViewIndexing(deps: NewViewIndexingDependencies): RepositoryVi
     }
   };
   return {
-    created(view, caller) {
-      if (!deps.embedded(view.rootUri)) void start(view, caller?.userId ?? 0);
+    // Awaited before the view's creation is answered: a client then finds its INDEX job at once.
+    async created(view, caller) {
+      if (!deps.embedded(view.rootUri)) await start(view, caller?.userId ?? 0);
     },
-    updated(view, before) {
+    async updated(view, before) {
       if (view.rootUri === before.rootUri && view.type === before.type) return;
       if (deps.embedded(view.rootUri)) return;
-      void deps.index.clear(view.id).then(
-        () => start(view, 0),
-        (error: unknown) => {
-          deps.warn(`Repository view ${view.id}: its old index could not be cleared: ${messageOf(error)}`);
-        },
-      );
+      try {
+        await deps.index.clear(view.id);
+      } catch (error) {
+        deps.warn(`Repository view ${view.id}: its old index could not be cleared: ${messageOf(error)}`);
+        return;
+      }
+      await start(view, 0);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { forEachBounded } from '../../curation-jobs/work/bounded-pool.js';
+import { derivedParent } from '../../repository-adapters/upstream-exchange.js';
 import { documentOf } from '../search-document.js';
 import type { SearchDocument, SearchIndexStore } from '../search.js';
 import type { IndexedViews } from './indexed-views.js';
@@ -53,18 +54,23 @@ export class IndexWriteUpkeep implements IndexUpkeep {
     private readonly index: SearchIndexStore,
     private readonly views: IndexedViews,
     private readonly warn: (message: string) => void,
+    /**
+     * Whether a root is this process's embedded repository: its views' writes are the feed's, told apart
+     * without a query (the context's statement counts stay what they were).
+     */
+    private readonly embedded: (rootUri: string) => boolean = () => false,
     private readonly settings: WriteUpkeepSettings = DEFAULT_WRITE_UPKEEP,
   ) {
     this.transactions = new LRUCache({ max: settings.maxTransactions });
   }
 
   written(view: WrittenView, resources: WrittenResources): void {
-    if (this.closed || resources.uris.length === 0) return;
-    const kind: Kind = resources.deleted ? 'DELETED' : 'WRITTEN';
+    if (this.closed || resources.uris.length === 0 || this.embedded(view.rootUri)) return;
+    const changes = changesOf(view, resources);
     if (resources.txId !== undefined) {
       const key = transactionKey(view, resources.txId);
       const held = this.transactions.get(key) ?? { view, uris: new Map<string, Kind>() };
-      for (const uri of resources.uris) {
+      for (const [uri, kind] of changes) {
         if (held.uris.size >= this.settings.maxPending) break;
         held.uris.delete(uri);
         held.uris.set(uri, kind);
@@ -72,7 +78,7 @@ export class IndexWriteUpkeep implements IndexUpkeep {
       this.transactions.set(key, held);
       return;
     }
-    this.enqueue(view, resources.uris, () => kind);
+    this.enqueue(view, [...changes.keys()], (uri) => changes.get(uri) ?? 'WRITTEN');
   }
 
   transactionEnded(view: WrittenView, txId: string, committed: boolean): void {
@@ -190,6 +196,22 @@ export class IndexWriteUpkeep implements IndexUpkeep {
     if (state !== undefined && state.indexedAt !== null) return true;
     return (await this.index.count(viewId)) > 0;
   }
+}
+
+/**
+ * Each resource with what happened to it; a deleted resource's container is read again (it lost a child,
+ * and on most repositories its last-modified time moved), unless the container went too.
+ */
+function changesOf(view: WrittenView, resources: WrittenResources): Map<string, Kind> {
+  const changes = new Map<string, Kind>();
+  for (const uri of resources.uris) changes.set(uri, resources.deleted ? 'DELETED' : 'WRITTEN');
+  if (!resources.deleted) return changes;
+  for (const uri of resources.uris) {
+    // LDP servers name containers with a trailing slash, Fedora without.
+    const parent = derivedParent(view.rootUri, uri, view.adapter.kind === 'LDP');
+    if (parent !== undefined && !changes.has(parent)) changes.set(parent, 'WRITTEN');
+  }
+  return changes;
 }
 
 function transactionKey(view: WrittenView, txId: string): string {

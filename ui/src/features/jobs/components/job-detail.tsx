@@ -88,7 +88,9 @@ export function JobDetail({ id }: { id: number }) {
           )}
         </Stack>
       </Paper>
-      {job.kind === 'MAPPING' ? <JobChanges job={job} /> : <FixityReport job={job} />}
+      {/* An INDEX job (search, DECISIONS.md §12) changes no resource: its counts say what it did. */}
+      {job.kind === 'MAPPING' && <JobChanges job={job} />}
+      {job.kind === 'FIXITY' && <FixityReport job={job} />}
     </Stack>
   );
 }
