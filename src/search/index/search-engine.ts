@@ -43,8 +43,9 @@ function checkIri(iri: string | null): void {
 }
 
 /**
- * The text searched for a document: its literal values as written, one per line, and its name when that
- * is none of them (a binary's file name) and not just its IRI.
+ * What the tables need of a document. The text searched is its literal values as written, one per line,
+ * and its name when that is none of them (a binary's file name) and not just its IRI. An IRI, predicate,
+ * type or media type too long for an index entry is refused (the whole batch, with the reason).
  */
 export function prepare(doc: SearchDocument): PreparedDocument {
   checkIri(doc.iri);
@@ -81,8 +82,9 @@ export interface TextSource {
 }
 
 /**
- * What differs between SQLite FTS5 and PostgreSQL full-text search; everything else (scope, HAS, TYPE,
- * sorting, facets, REGEX) is the same SQL on both, in search-index.store.ts.
+ * What differs between SQLite FTS5 and PostgreSQL full-text search: matching and ranking words, cutting
+ * snippets, how a document keeps its facet ids and how rows travel to the tables. Scope, sorting, counting
+ * facets and REGEX are the same SQL on both, in search-index.store.ts.
  */
 export interface SearchEngine {
   readonly dialect: SqlDialect;

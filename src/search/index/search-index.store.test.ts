@@ -543,6 +543,28 @@ describe('writing', () => {
     expect(await store.naming(viewC(), MEMBER_OF, 'http://example.org/c')).toEqual([]);
   });
 
+  it('an IRI too long for an index entry is refused with the reason, and the batch is not written', async () => {
+    const long = { ...base, iri: `http://example.org/c/${'x'.repeat(1000)}` };
+    await expect(store.upsert(viewC(), [base, long])).rejects.toThrow(/over 1000 bytes/);
+    expect(await store.count(viewC())).toBe(0);
+  });
+
+  it('two writers of overlapping documents at once both succeed (no deadlock, no duplicate)', async () => {
+    // Large enough that the transactions overlap; in opposite orders, with new types (facet values) each.
+    const docs = Array.from({ length: 1500 }, (_, i) => ({
+      ...base,
+      iri: `http://example.org/c/${String(i).padStart(4, '0')}`,
+      types: [`http://example.org/t/${i % 300}`],
+    }));
+    await Promise.all([
+      store.upsert(viewC(), docs),
+      store.upsert(viewC(), [...docs].reverse()),
+      store.upsert(viewC(), docs.slice(500, 1000)),
+    ]);
+    expect(await store.count(viewC())).toBe(1500);
+    expect((await inC([type('http://example.org/t/7')])).total).toBe(5);
+  });
+
   it('the last of two documents with one IRI in a batch wins', async () => {
     await store.upsert(viewC(), [base, { ...base, name: 'Second', fields: [] }]);
     expect(await store.summaries(viewC(), [base.iri])).toEqual(
