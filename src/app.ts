@@ -49,10 +49,19 @@ import { RepositoryViewStore } from './repository-views/repository-view.store.js
 import { verificationRoutes } from './repository-views/verification.routes.js';
 import { resolveSecret } from './config/secret.js';
 import { createSearchIndexStore } from './search/index/search-index.store.js';
+import { SearchJobIndexing } from './search/indexing/job-indexing.js';
+import { newViewIndexing } from './search/indexing/new-view-indexing.js';
+import { IndexWriteUpkeep } from './search/indexing/write-upkeep.js';
+import { searchIndexRoutes } from './search/search-index.routes.js';
+import { SearchIndexService } from './search/search-index.service.js';
+import { SearchViewStore } from './search/search-view.store.js';
+import { parseRoot } from './repository-adapters/uri-confinement.js';
 import { EmbeddedFeed } from './search/indexing/embedded-feed.js';
 import { inProcessBase } from './search/indexing/embedded-views.js';
 import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
+import { searchRoutes } from './search/search.routes.js';
+import { SearchService } from './search/search.service.js';
 import { SchemaService } from './schemas/schema.service.js';
 import { SchemaStore } from './schemas/schema.store.js';
 import { VocabularyFetcher } from './schemas/vocabulary-fetcher.js';
@@ -63,8 +72,8 @@ import { UserStore } from './users/user.store.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
-  /** Called once per SQL statement (tests count queries). */
-  readonly onQuery?: () => void;
+  /** Called once per SQL statement, with its SQL (tests count queries). */
+  readonly onQuery?: (sql: string) => void;
   /** Handed the database's change signal (tests wait on it for another instance's writes). */
   readonly onDataVersion?: (version: DataVersion) => void;
   /** The event streams' settings (tests shorten the keep-alive). */
@@ -135,16 +144,53 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     events: events.bus,
   });
+  // The search index (DECISIONS.md §12) and what it knows of each view; it also names a context's children
+  // and ancestors. External views are indexed by INDEX jobs and follow the service's own writes through the
+  // upkeep (in this process only).
+  const searchIndex = createSearchIndexStore(db, dialect);
+  const searchViews = new SearchViewStore(db);
+  const embedded = (rootUri: string): boolean => {
+    try {
+      return local?.transportFor(parseRoot(rootUri)) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  const upkeep = new IndexWriteUpkeep(
+    searchIndex,
+    searchViews,
+    (message) => {
+      warn(message);
+    },
+    embedded,
+  );
   const apply = new OperatorApplyService(
     operatorStore,
     { kept: () => internalMetadata.keptRequiredFields(), read: () => internalMetadata.requiredFields() },
     (viewId) => views.typeOf(viewId),
   );
   // Renders of views answered in process are kept until the next write to the database (issue 10).
-  const context = new ContextService(views, {
+  const context = new ContextService(views, searchIndex, {
     dataVersion: dataVersionOf(db),
     events: events.bus,
     renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },
+    upkeep,
+  });
+  // Search (issue 28, DECISIONS.md §12): the view's index, searched by GET …/search and by QUERY/MEMBERS jobs.
+  const search = new SearchService({
+    index: searchIndex,
+    // When the view's index was last brought up to date (a whole-view INDEX job, or the feed's drained queue).
+    indexedAt: async (viewId) => (await searchViews.state(viewId))?.indexedAt ?? null,
+    viewOf: async (viewId) => {
+      const view = await viewStore.findById(viewId);
+      if (view === undefined) return undefined;
+      const all = await schemas.list();
+      return {
+        rootUri: view.rootUri,
+        schemas: view.schemaIds.flatMap((id) => all.filter((schema) => schema.id === id)),
+      };
+    },
+    regex: { maxValues: config.searchRegexMaxValues, maxMillis: config.searchRegexMaxMillis },
   });
   // Curation jobs (issue 12): queued in this process on SQLite, through pg-boss (shared by every instance)
   // on PostgreSQL; recovery resumes those a restart or a dead instance interrupted.
@@ -157,6 +203,30 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn: (message) => {
       warn(message);
     },
+    indexing: new SearchJobIndexing(searchIndex, searchViews),
+    upkeep,
+    // QUERY and MEMBERS scopes find their resources through search (DECISIONS.md §12).
+    scopes: search,
+  });
+  const startIndexing = (view: { id: number; rootUri: string }, createdBy: number) =>
+    jobs.service.startIndexing(view, createdBy);
+  if (config.searchIndexNewViews)
+    views.observe(
+      newViewIndexing({
+        index: searchIndex,
+        startIndexing,
+        embedded,
+        warn: (message) => {
+          warn(message);
+        },
+      }),
+    );
+  const searchIndexing = new SearchIndexService({
+    views,
+    index: searchIndex,
+    indexed: searchViews,
+    startIndexing,
+    embedded,
   });
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
   const repository: EmbeddedRepository | undefined = config.embeddedRepository
@@ -185,9 +255,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           await prepareStorage(repository.store, repository.binaries, repository.credentials.username),
         );
 
-  // The search index of every view (DECISIONS.md §12, issue 28).
-  const searchIndex = createSearchIndexStore(db, dialect);
-
   const dataVersion = dataVersionOf(db);
   const app = await createHttpServer({
     config,
@@ -206,7 +273,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       repositoryViewRoutes(views),
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      searchRoutes(views, search),
       jobs.routes,
+      searchIndexRoutes(searchIndexing),
       eventRoutes({
         hub: events.hub,
         audience: new AudienceCheck(async (viewId) => (await viewStore.findById(viewId))?.curatorIds),
@@ -254,6 +323,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     // Jobs first: a running one still talks to the repository and the database.
     await jobs.stop();
+    // What the service wrote is told to the index until here; the rest waits for the next INDEX job.
+    await upkeep.close();
     viewChanges?.unsubscribe();
     await feed?.stop();
     local?.detach();

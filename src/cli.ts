@@ -2,9 +2,10 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config.js';
-import { JOB_USAGE, runJobCommand } from './curation-jobs/job-cli.js';
+import { JOB_USAGE, runJobCommand, type JobCliIo } from './curation-jobs/job-cli.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
+import { runSearchCommand, SEARCH_USAGE } from './search/search-cli.js';
 import { ValidationFailedError } from './shared/errors.js';
 import { checkBody } from './shared/body-check.js';
 import { NewUserBody } from './users/user.schema.js';
@@ -18,7 +19,8 @@ const USAGE = `Usage:
   scriptorium users list
       Users work on the database the environment configures (DATABASE_URL, or SQLite under
       SCRIPTORIUM_DATA_DIR).
-${JOB_USAGE}`;
+${JOB_USAGE}
+${SEARCH_USAGE}`;
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -47,17 +49,18 @@ function normalizeRole(role: string): string {
 }
 
 async function run(argv: string[]): Promise<number> {
-  if (argv[0] === 'job') {
-    return runJobCommand(argv.slice(1), {
-      env: process.env,
-      fetch,
-      readPassword,
-      write: (text) => process.stdout.write(text),
-      interactive: process.stdout.isTTY,
-      pollMs: 500,
-      onInterrupt: (listener) => process.once('SIGINT', listener),
-    });
-  }
+  // The commands that talk to the running service through its API.
+  const io: JobCliIo = {
+    env: process.env,
+    fetch,
+    readPassword,
+    write: (text) => process.stdout.write(text),
+    interactive: process.stdout.isTTY,
+    pollMs: 500,
+    onInterrupt: (listener) => process.once('SIGINT', listener),
+  };
+  if (argv[0] === 'job') return runJobCommand(argv.slice(1), io);
+  if (argv[0] === 'search' || argv[0] === 'reindex') return runSearchCommand(argv[0], argv.slice(1), io);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -146,4 +146,49 @@ describe('scriptorium job', () => {
     expect(badToken.code).toBe(1);
     expect(badToken.stdout).toBe('UNAUTHORIZED: Your token is unknown, revoked or expired; sign in again\n');
   });
+
+  it('takes --scope QUERY with --query, and tells a missing, malformed or misplaced query as the API does', async () => {
+    const run = ['run', '--view', String(view.viewId), '--context', collection, '--kind', 'MAPPING'];
+    const token = { SCRIPTORIUM_TOKEN: t.adminToken };
+    // The three dated records reach the view's index through the search feed.
+    for (let i = 0; i < 200; i++) {
+      const results = body(
+        await sendJson(
+          t.app,
+          'GET',
+          `${view.prefix}/search?${q(collection)}&q=${encodeURIComponent('has:dcterms:date')}`,
+        ),
+      ).payload.SearchResults as { total: number };
+      if (results.total === 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const queried = await cli(
+      [...run, '--query', 'has:dcterms:date', '--operators', String(operatorId)],
+      token,
+    );
+    expect(queried.stderr).toBe('');
+    expect(queried.code).toBe(0);
+    expect(queried.stdout).toMatch(/MAPPING job \d+ PREVIEWED +\[█{24}\] 100 % 3\/3/);
+    const members = await cli([...run, '--scope', 'members', '--operators', String(operatorId)], token);
+    expect(members.code).toBe(0);
+    expect(members.stdout).toContain(`PREVIEWED: 0 of 0 resources change; ${collection} has no members`);
+    const noQuery = await cli([...run, '--scope', 'query', '--operators', String(operatorId)], token);
+    expect(noQuery.code).toBe(1);
+    expect(noQuery.stdout).toBe(
+      'query: A QUERY-scoped curation job requires a query (SUBTREE is every resource below contextUri)\n',
+    );
+    const malformed = await cli(
+      [...run, '--query', 'dcterms:date:"03', '--operators', String(operatorId)],
+      token,
+    );
+    expect(malformed.code).toBe(1);
+    expect(malformed.stdout).toMatch(/^query: .* \(at position 13\)\n$/);
+    const queryElsewhere = await cli(
+      [...run, '--scope', 'members', '--query', 'x', '--operators', String(operatorId)],
+      token,
+    );
+    expect(queryElsewhere.stdout).toBe(
+      'query: Only a QUERY-scoped curation job takes a query, not a MEMBERS-scoped one\n',
+    );
+  }, 120_000);
 });

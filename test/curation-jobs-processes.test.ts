@@ -78,6 +78,8 @@ async function startInstance(): Promise<Instance> {
       SCRIPTORIUM_JOB_LEASE_SECONDS: '3',
       // One request at a time toward the repository, so the job runs long enough to be cut short.
       SCRIPTORIUM_JOB_CONCURRENCY: '1',
+      // The view is the whole shared Community Solid Server: no INDEX job walking every suite's resources.
+      SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS: 'false',
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

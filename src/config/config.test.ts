@@ -173,6 +173,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the INDEX job settings', () => {
+    expect(loadConfig({})).toMatchObject({ indexJobMaxResources: 1_000_000, searchIndexNewViews: true });
+    expect(
+      loadConfig({
+        SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES: '2000',
+        SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS: 'false',
+      }),
+    ).toMatchObject({ indexJobMaxResources: 2000, searchIndexNewViews: false });
+    expect(() => loadConfig({ SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES: '0' })).toThrow(
+      /SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES must be an integer from 1 to 100000000, got "0"/,
+    );
+  });
+
   it('reads the render cache budget, 0 turning it off', () => {
     expect(loadConfig({}).renderCacheMiB).toBe(32);
     expect(loadConfig({ SCRIPTORIUM_RENDER_CACHE_MIB: '0' }).renderCacheMiB).toBe(0);

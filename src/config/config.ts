@@ -95,6 +95,14 @@ export interface Config {
   readonly jobLeaseSeconds: number;
   readonly jobWorkers: number;
   /**
+   * INDEX curation jobs (DECISIONS.md §12): the most resources one may index (1 000 000: an index covers a
+   * whole repository, where a MAPPING job's limit is what a curator reviews), and whether a view created on
+   * an external repository is indexed at once by itself (SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS, default on;
+   * off, its index waits for a reindex).
+   */
+  readonly indexJobMaxResources: number;
+  readonly searchIndexNewViews: boolean;
+  /**
    * The budget of built contexts kept for views of this process's own repository, in MiB (32); 0 keeps
    * none (repository-view-context/render-cache.ts).
    */
@@ -242,6 +250,8 @@ export function loadConfig(env: Env): Config {
     jobMaxResources: integer('SCRIPTORIUM_JOB_MAX_RESOURCES', 10_000, 1, 10_000_000),
     jobLeaseSeconds: integer('SCRIPTORIUM_JOB_LEASE_SECONDS', 30, 3, 3_600),
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
+    indexJobMaxResources: integer('SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
+    searchIndexNewViews: flag('SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS', true),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
     searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
     searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),

@@ -3,8 +3,8 @@ import type { Database } from '../db/database.js';
 import type { JobFixityResult, JobProgress } from './curation-job.js';
 import type { CurationJobItemRow } from './curation-job.table.js';
 
-/** ITEM outcomes (curation-job.table.ts). */
-export type ItemOutcome = 'CHANGED' | 'UNCHANGED' | 'FAILED' | 'CHECKED';
+/** ITEM outcomes (curation-job.table.ts); INDEXED: an INDEX job wrote the resource's document. */
+export type ItemOutcome = 'CHANGED' | 'UNCHANGED' | 'FAILED' | 'CHECKED' | 'INDEXED';
 /**
  * NONE → (WRITING) → APPLIED → (RESTORING) → UNDONE. WRITING and RESTORING mark an LDP write in flight: a
  * runner that stopped there does not know whether it happened, so the next one checks the content first.
@@ -228,7 +228,8 @@ export class CurationJobItemStore {
 
   /**
    * done/changed/failed as the recorded items say (a resumed run starts from them). `changed` counts
-   * CHANGED (MAPPING) or SUCCESS (FIXITY) items; `failed` FAILED items or any other fixity status.
+   * CHANGED (MAPPING), SUCCESS (FIXITY) or INDEXED (INDEX) items; `failed` FAILED items or any other
+   * fixity status.
    */
   async countersFromItems(jobId: number): Promise<Omit<JobProgress, 'total'>> {
     const row = await this.db
@@ -237,7 +238,9 @@ export class CurationJobItemStore {
         sql<number | string>`count(*)`.as('done'),
         sql<
           number | string | null
-        >`sum(case when outcome = 'CHANGED' or fixity_status = 'SUCCESS' then 1 else 0 end)`.as('changed'),
+        >`sum(case when outcome in ('CHANGED', 'INDEXED') or fixity_status = 'SUCCESS' then 1 else 0 end)`.as(
+          'changed',
+        ),
         sql<
           number | string | null
         >`sum(case when outcome = 'FAILED' or (fixity_status is not null and fixity_status <> 'SUCCESS') then 1 else 0 end)`.as(

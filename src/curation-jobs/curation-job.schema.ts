@@ -8,6 +8,8 @@ import { JOB_STATES } from './job-states.js';
  * OpenAPI documents it. Whether the view, the context and the operators fit together is the service's check.
  */
 export const MAX_JOB_OPERATORS = 100;
+/** The stored query's bound; the query language's own (shorter) limit is the parser's, with its position. */
+export const MAX_JOB_QUERY_LENGTH = 2000;
 
 export const CurationJobBody = Type.Object(
   {
@@ -35,6 +37,19 @@ export const CurationJobBody = Type.Object(
         type: `A curation job's scope must be one of ${JOB_SCOPES.join(', ')}`,
       }),
     ),
+    query: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: MAX_JOB_QUERY_LENGTH,
+          description:
+            'QUERY scope only: the search query (DECISIONS.md §12) whose hits within contextUri are the resources',
+          ...messages({
+            maxlength: `A curation job's query must be at most ${MAX_JOB_QUERY_LENGTH} characters long`,
+            type: "A curation job's query must be a string",
+          }),
+        }),
+      ),
+    ),
     kind: Type.Union(
       JOB_KINDS.map((kind) => Type.Literal(kind)),
       messages({
@@ -46,7 +61,7 @@ export const CurationJobBody = Type.Object(
       Nullable(
         Type.Array(Id, {
           maxItems: MAX_JOB_OPERATORS,
-          description: 'MAPPING: the ids of stored operators, in the order they run; FIXITY: none',
+          description: 'MAPPING: the ids of stored operators, in the order they run; FIXITY and INDEX: none',
           ...messages({
             type: `A curation job's operators must be a list of at most ${MAX_JOB_OPERATORS} operator ids`,
           }),
@@ -56,7 +71,8 @@ export const CurationJobBody = Type.Object(
     dryRun: Type.Optional(
       Nullable(
         Type.Boolean({
-          description: 'MAPPING: true (the default) previews only; false applies at once. FIXITY: false',
+          description:
+            'MAPPING: true (the default) previews only; false applies at once. FIXITY and INDEX: false',
           ...messages({ type: "A curation job's dryRun must be true or false" }),
         }),
       ),
@@ -73,7 +89,8 @@ const progressSchema = {
     done: { type: 'integer' },
     changed: {
       type: 'integer',
-      description: 'MAPPING: resources that change; FIXITY: binaries checked SUCCESS',
+      description:
+        'MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index',
     },
     failed: { type: 'integer' },
   },
@@ -91,6 +108,7 @@ export const curationJobSchema = {
     repositoryViewId: { type: 'integer' },
     contextUri: { type: 'string' },
     scope: { type: 'string', enum: [...JOB_SCOPES] },
+    query: { type: ['string', 'null'], description: 'QUERY scope: the query; null for other scopes' },
     operators: { type: 'array', items: { type: 'integer' } },
     dryRun: { type: 'boolean' },
     createdBy: { type: 'integer' },

@@ -5,19 +5,32 @@ import type { OperatorsInOrder } from '../operators/operator.store.js';
 import { resolveContextUri } from '../repository-view-context/context-uri.js';
 import { type OpenedView, type RepositoryViewService } from '../repository-views/repository-view.service.js';
 import type { CheckedBody } from '../shared/body-check.js';
-import { businessMessages as msg } from '../shared/business-messages.js';
+import { businessInvalid, businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
-import type { CurationJob, JobFixityResult, ResourceChange } from './curation-job.js';
+import { addQueryError } from '../search/query/query-invalid.js';
+import { InvalidQueryError, type ScopeFinder } from '../search/search.js';
+import {
+  isListedScope,
+  type CurationJob,
+  type JobFixityResult,
+  type JobScope,
+  type ResourceChange,
+} from './curation-job.js';
 import { publishJob } from './curation-job.events.js';
 import type { CurationJobBody } from './curation-job.schema.js';
-import { toCurationJob, type CurationJobStore, type JobRecord } from './curation-job.store.js';
+import {
+  toCurationJob,
+  type CurationJobStore,
+  type JobRecord,
+  type NewCurationJob,
+} from './curation-job.store.js';
 import { refusal, type JobMove, type JobRequest } from './job-states.js';
 import type { JobQueue } from './runner/job-queue.js';
 import { decodeTriples } from './stored-triples.js';
 import type { StoredItem } from './curation-job-items.store.js';
 import { toWireTriple } from '../repository-view-context/triple-format.js';
 import { pureRemovals } from './work/metadata-document.js';
-import type { JobTarget } from './work/job-work.js';
+import type { JobTarget, ViewScopes } from './work/job-work.js';
 import { FieldNaming } from './work/field-naming.js';
 
 export const ENTITY = 'CurationJob';
@@ -28,6 +41,8 @@ export interface CurationJobServiceDependencies {
   /** The stored operators with these ids (those that exist, any order). */
   readonly operators: (ids: readonly number[]) => Promise<readonly Operator[]>;
   readonly queue: JobQueue;
+  /** Search, which QUERY and MEMBERS scopes need (DECISIONS.md §12); without it they are refused. */
+  readonly scopes?: ScopeFinder;
   readonly events?: EventBus;
   readonly now?: () => number;
 }
@@ -82,19 +97,65 @@ export class CurationJobService {
         );
     }
 
+    if (kind === 'INDEX') {
+      if (operatorIds !== undefined && operatorIds.length > 0)
+        collector.add('operators', 'type', 'An INDEX job takes no operators');
+      if (body.get('dryRun') === true)
+        collector.add('dryRun', 'type', 'An INDEX job does not preview: its dryRun must be false');
+    }
+    await this.checkScope(body, opened, contextUri);
+
     const value = body.value;
     if (!collector.isValid || value === undefined || opened === undefined || contextUri === undefined)
       throw new ValidationFailedError(collector.results());
-    const job = await this.deps.store.create({
+    const job: NewCurationJob = {
       kind: value.kind,
       repositoryViewId: opened.view.id,
       contextUri,
       scope: value.scope,
+      query: value.scope === 'QUERY' ? (value.query ?? null) : null,
       operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
       dryRun: value.dryRun ?? value.kind === 'MAPPING',
       createdBy: caller.userId,
       created: this.now(),
+    };
+    return value.kind === 'INDEX' ? this.startIndexJob(job) : this.start(await this.deps.store.create(job));
+  }
+
+  /**
+   * Starts an INDEX job of the whole view (DECISIONS.md §12: a reindex, or the first index of a new view);
+   * the caller's permission is the caller's to check. `createdBy` 0: the service started it by itself.
+   */
+  async startIndexing(
+    view: { readonly id: number; readonly rootUri: string },
+    createdBy: number,
+  ): Promise<CurationJob> {
+    return this.startIndexJob({
+      kind: 'INDEX',
+      repositoryViewId: view.id,
+      contextUri: resolveContextUri(view.rootUri, '').uri,
+      scope: 'SUBTREE',
+      operators: [],
+      dryRun: false,
+      createdBy,
+      created: this.now(),
     });
+  }
+
+  /** One INDEX job per view at a time: a second while one runs is INVALID, naming the one that runs. */
+  private async startIndexJob(job: NewCurationJob): Promise<CurationJob> {
+    const outcome = await this.deps.store.createUnlessRunning(job);
+    if ('running' in outcome) {
+      const { id, state } = outcome.running;
+      throw businessInvalid(
+        'CREATE',
+        `Repository view ${job.repositoryViewId} is being indexed already: INDEX job ${id} is ${state}; wait for it to end or cancel it`,
+      );
+    }
+    return this.start(outcome.created);
+  }
+
+  private async start(job: JobRecord): Promise<CurationJob> {
     publishJob(this.events, 'CREATE', job);
     await this.deps.queue.enqueue(job.id);
     return toCurationJob(job);
@@ -210,6 +271,60 @@ export class CurationJobService {
     }
   }
 
+  /**
+   * A QUERY scope has a query, which parses for the view (its INVALID names the position at once, not when
+   * the job runs); no other scope takes one. Both listed scopes need search. MEMBERS needs nothing more: a
+   * collection without members is a job with nothing to do, which completes and says so.
+   */
+  private async checkScope(
+    body: CheckedBody<CurationJobBody>,
+    opened: OpenedView | undefined,
+    contextUri: string | undefined,
+  ): Promise<void> {
+    const { collector } = body;
+    const scope = body.get('scope');
+    if (scope === undefined) return;
+    const query = body.get('query')?.trim() ?? '';
+    if (scope !== 'QUERY') {
+      if (query !== '' && body.passed('query'))
+        collector.add(
+          'query',
+          'type',
+          `Only a QUERY-scoped curation job takes a query, not a ${scope}-scoped one`,
+        );
+      if (isListedScope(scope) && this.deps.scopes === undefined)
+        collector.add('scope', 'type', noSearch(scope));
+      return;
+    }
+    if (!body.passed('query')) return;
+    if (query === '') {
+      collector.add(
+        'query',
+        'required',
+        'A QUERY-scoped curation job requires a query (SUBTREE is every resource below contextUri)',
+      );
+      return;
+    }
+    const finder = this.deps.scopes;
+    if (finder === undefined) {
+      collector.add('scope', 'type', noSearch(scope));
+      return;
+    }
+    if (opened === undefined || contextUri === undefined) return;
+    // The parse is the finder's (with the view's schemas); asking for the first hit runs it, and a
+    // query the index refuses (its regular expression past the bounds) is told here too.
+    const hits = finder.matching(opened.view.id, contextUri, query)[Symbol.asyncIterator]();
+    try {
+      await hits.next();
+    } catch (error) {
+      if (!(error instanceof InvalidQueryError)) throw error;
+      // As GET …/search tells it: `pattern` names the problem and where, `position` is the offset alone.
+      addQueryError(collector, error, 'query');
+      return;
+    }
+    await hits.return?.();
+  }
+
   /** A MAPPING job's operators exist and each names a predicate the view can name. */
   private async checkOperators(
     ids: readonly number[],
@@ -244,8 +359,14 @@ export class CurationJobService {
   }
 }
 
-/** A job's view for its runner (no caller: the job was permission-checked when it was created). */
-export function jobTargetOpener(views: RepositoryViewService): (viewId: number) => Promise<JobTarget> {
+/**
+ * A job's view for its runner (no caller: the job was permission-checked when it was created), with search
+ * bound to it when the service has search (QUERY and MEMBERS scopes).
+ */
+export function jobTargetOpener(
+  views: RepositoryViewService,
+  scopes?: ScopeFinder,
+): (viewId: number) => Promise<JobTarget> {
   const runner: Principal = {
     userId: 0,
     username: 'curation-job-runner',
@@ -262,8 +383,25 @@ export function jobTargetOpener(views: RepositoryViewService): (viewId: number) 
       throw error;
     }
     const opened = await views.open(view.type, view.id, runner);
-    return { adapter: opened.adapter, schemas: opened.schemas, rootUri: opened.view.rootUri };
+    return {
+      adapter: opened.adapter,
+      schemas: opened.schemas,
+      rootUri: opened.view.rootUri,
+      ...(scopes !== undefined && { scopes: viewScopes(scopes, view.id) }),
+    };
   };
+}
+
+/** The finder bound to one view. */
+export function viewScopes(finder: ScopeFinder, viewId: number): ViewScopes {
+  return {
+    matching: (contextUri, query) => finder.matching(viewId, contextUri, query),
+    membersOf: (contextUri) => finder.membersOf(viewId, contextUri),
+  };
+}
+
+function noSearch(scope: JobScope): string {
+  return `A ${scope}-scoped curation job needs search, which this service was started without`;
 }
 
 /**

@@ -71,6 +71,16 @@ describe('CurationJobStore', () => {
     expect(await store.get(job.id + 100)).toBeUndefined();
   });
 
+  it('keeps a QUERY job’s query (long and non-ASCII text as posted); other jobs have none', async () => {
+    const query = `dcterms:title:"Café ${'ü'.repeat(900)}" -has:dcterms:date dcterms:date:/^[0-9]{4}$/`;
+    const listed = await store.create(newJob({ scope: 'QUERY', query }));
+    expect(listed).toMatchObject({ scope: 'QUERY', query });
+    expect((await store.get(listed.id))?.query).toBe(query);
+    const members = await store.create(newJob({ scope: 'MEMBERS' }));
+    expect((await store.get(members.id))?.query).toBeNull();
+    expect((await store.list()).map((job) => job.query)).toEqual([null, query]);
+  });
+
   it('lists newest first, all or for some views', async () => {
     const a = await store.create(newJob({ created: NOW }));
     const b = await store.create(newJob({ created: NOW + 1, repositoryViewId: viewIds[1]! }));

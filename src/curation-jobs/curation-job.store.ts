@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database, SqlDialect } from '../db/database.js';
 import type { CurationJob, JobKind, JobProgress, JobScope } from './curation-job.js';
 import { CurationJobItemStore } from './curation-job-items.store.js';
 import type { CurationJobRow } from './curation-job.table.js';
@@ -20,6 +20,8 @@ export interface NewCurationJob {
   readonly repositoryViewId: number;
   readonly contextUri: string;
   readonly scope: JobScope;
+  /** QUERY scope: the query; absent or null for every other scope. */
+  readonly query?: string | null;
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   readonly createdBy: number;
@@ -62,12 +64,42 @@ export interface LeaseRenewal {
 export class CurationJobStore {
   readonly items: CurationJobItemStore;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** PostgreSQL: `createUnlessRunning` serialises instances with an advisory lock. */
+    private readonly dialect: SqlDialect = 'sqlite',
+  ) {
     this.items = new CurationJobItemStore(db);
   }
 
   async create(job: NewCurationJob): Promise<JobRecord> {
-    const row = await this.db
+    return this.insert(this.db, job);
+  }
+
+  /**
+   * Creates the job unless its view already has a job of the same kind whose run is not over (QUEUED or
+   * RUNNING): then answers that one and creates nothing (one INDEX job per view at a time). The check and
+   * the insert are one transaction; SQLite runs one at a time, PostgreSQL instances take a lock per view.
+   */
+  async createUnlessRunning(job: NewCurationJob): Promise<{ created: JobRecord } | { running: JobRecord }> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres')
+        await sql`select pg_advisory_xact_lock(${ONE_RUN_LOCK}, ${job.repositoryViewId})`.execute(trx);
+      const running = await trx
+        .selectFrom('curation_jobs')
+        .selectAll()
+        .where('repository_view_id', '=', job.repositoryViewId)
+        .where('kind', '=', job.kind)
+        .where('state', 'in', [...JOB_MOVES.start.from])
+        .orderBy('id')
+        .executeTakeFirst();
+      if (running !== undefined) return { running: toRecord(running) };
+      return { created: await this.insert(trx, job) };
+    });
+  }
+
+  private async insert(db: Kysely<Database>, job: NewCurationJob): Promise<JobRecord> {
+    const row = await db
       .insertInto('curation_jobs')
       .values({
         kind: job.kind,
@@ -75,6 +107,7 @@ export class CurationJobStore {
         repository_view_id: job.repositoryViewId,
         context_uri: job.contextUri,
         scope: job.scope,
+        query: job.query ?? null,
         operators: JSON.stringify(job.operators),
         dry_run: job.dryRun ? 1 : 0,
         created_by: job.createdBy,
@@ -228,6 +261,9 @@ export class CurationJobStore {
   }
 }
 
+/** The first key of `createUnlessRunning`'s advisory locks (the second is the view's id). */
+const ONE_RUN_LOCK = 280_012;
+
 function progressColumns(progress: JobProgress) {
   return { total: progress.total, done: progress.done, changed: progress.changed, failed: progress.failed };
 }
@@ -240,6 +276,7 @@ function toRecord(row: CurationJobRow): JobRecord {
     repositoryViewId: row.repository_view_id,
     contextUri: row.context_uri,
     scope: row.scope as JobScope,
+    query: row.query,
     operators: JSON.parse(row.operators) as number[],
     dryRun: row.dry_run === 1,
     createdBy: row.created_by,
@@ -264,6 +301,7 @@ export function toCurationJob(job: JobRecord): CurationJob {
     repositoryViewId: job.repositoryViewId,
     contextUri: job.contextUri,
     scope: job.scope,
+    query: job.query,
     operators: job.operators,
     dryRun: job.dryRun,
     createdBy: job.createdBy,

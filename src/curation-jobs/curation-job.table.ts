@@ -8,6 +8,8 @@ export interface CurationJobTable {
   repository_view_id: number;
   context_uri: string;
   scope: string;
+  /** QUERY-scoped jobs: the query; null otherwise (migration 016). */
+  query: string | null;
   operators: string;
   dry_run: number;
   created_by: number;
@@ -31,8 +33,8 @@ export interface CurationJobTable {
 /**
  * One resource a job processed, in the order found. MAPPING: the change (`removed`/`added` as JSON text of
  * wire triples), the resource's ETag at preview, and whether it was written (`write_state`). FIXITY: the
- * check's outcome. `outcome` is CHANGED, UNCHANGED, FAILED or CHECKED; unchanged resources are kept so a
- * resumed run skips them.
+ * check's outcome. INDEX: INDEXED (its document was written) or FAILED. `outcome` is CHANGED, UNCHANGED,
+ * FAILED, CHECKED or INDEXED; unchanged resources are kept so a resumed run skips them.
  */
 export interface CurationJobItemTable {
   job_id: number;

@@ -6,17 +6,35 @@ import type { JobState } from './job-states.js';
  * applied atomically where the repository transacts, and undone. Times are epoch milliseconds. Its states
  * and their moves: job-states.ts.
  */
-export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
+export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
-export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
+/** Scopes a containment walk finds (DECISIONS.md §9): the context, its children, or everything below it. */
+export const CONTAINMENT_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
+export type ContainmentScope = (typeof CONTAINMENT_SCOPES)[number];
+
+/**
+ * Scopes search finds (DECISIONS.md §12): QUERY, the resources the job's `query` matches within `contextUri`;
+ * MEMBERS, the resources `contextUri` names with pcdm:hasMember or that name it with pcdm:memberOf.
+ */
+export const LISTED_SCOPES = ['QUERY', 'MEMBERS'] as const;
+export type ListedScope = (typeof LISTED_SCOPES)[number];
+
+export const JOB_SCOPES = [...CONTAINMENT_SCOPES, ...LISTED_SCOPES] as const;
 export type JobScope = (typeof JOB_SCOPES)[number];
 
+export function isListedScope(scope: JobScope): scope is ListedScope {
+  return (LISTED_SCOPES as readonly JobScope[]).includes(scope);
+}
+
 export interface JobProgress {
-  /** Resources (MAPPING) or binaries (FIXITY) found in scope so far; final once the walk ends. */
+  /** Resources (MAPPING, INDEX) or binaries (FIXITY) found in scope so far; final once the walk ends. */
   readonly total: number;
   readonly done: number;
-  /** MAPPING: resources whose metadata the operators change. FIXITY: binaries checked SUCCESS. */
+  /**
+   * MAPPING: resources whose metadata the operators change. FIXITY: binaries checked SUCCESS. INDEX:
+   * documents written into the view's search index.
+   */
   readonly changed: number;
   readonly failed: number;
 }
@@ -29,7 +47,9 @@ export interface CurationJob {
   readonly repositoryViewId: number;
   readonly contextUri: string;
   readonly scope: JobScope;
-  /** Operator ids, in the order they run (empty for FIXITY). */
+  /** QUERY: the query (DECISIONS.md §12's language) whose hits are the scope; null for every other scope. */
+  readonly query: string | null;
+  /** Operator ids, in the order they run (empty for FIXITY and INDEX). */
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   /** The id of the user who started the job. */

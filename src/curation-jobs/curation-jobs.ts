@@ -6,6 +6,8 @@ import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { OperatorStore } from '../operators/operator.store.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
+import type { IndexUpkeep } from '../search/indexing/index-upkeep.js';
+import type { ScopeFinder } from '../search/search.js';
 import { curationJobRoutes } from './curation-job.routes.js';
 import { CurationJobService, jobTargetOpener, operatorsInOrder } from './curation-job.service.js';
 import { CurationJobStore } from './curation-job.store.js';
@@ -14,6 +16,7 @@ import type { JobQueue } from './runner/job-queue.js';
 import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
 import { PgBossJobQueue } from './runner/pg-boss-queue.js';
+import type { JobIndexing } from './work/job-work.js';
 
 export interface CurationJobsDependencies {
   readonly db: Kysely<Database>;
@@ -23,8 +26,14 @@ export interface CurationJobsDependencies {
   readonly events: EventBus;
   /** Where failures that end no job are told (the app's log once it exists). */
   readonly warn: (message: string) => void;
+  /** Search, for QUERY- and MEMBERS-scoped jobs (DECISIONS.md §12); without it those scopes are refused. */
+  readonly scopes?: ScopeFinder;
   /** The queue; default `jobQueueFor(config, warn)`. */
   readonly queue?: JobQueue;
+  /** The search index INDEX jobs write (DECISIONS.md §12); without it INDEX jobs fail, saying so. */
+  readonly indexing?: JobIndexing;
+  /** Told of what applies and undos write, so external views' search indexes follow. */
+  readonly upkeep?: IndexUpkeep;
 }
 
 /**
@@ -34,7 +43,7 @@ export interface CurationJobsDependencies {
  */
 export function createCurationJobs(deps: CurationJobsDependencies) {
   const { config } = deps;
-  const store = new CurationJobStore(deps.db);
+  const store = new CurationJobStore(deps.db, config.database.kind);
   const queue = deps.queue ?? jobQueueFor(config, deps.warn);
   const findOperators = (ids: readonly number[]) => deps.operators.findByIds(ids);
   const service = new CurationJobService({
@@ -42,20 +51,24 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     views: deps.views,
     operators: findOperators,
     queue,
+    ...(deps.scopes !== undefined && { scopes: deps.scopes }),
     events: deps.events,
   });
   const leaseMs = config.jobLeaseSeconds * 1000;
   const runner = new JobRunner(
     {
       store,
-      openTarget: jobTargetOpener(deps.views),
+      openTarget: jobTargetOpener(deps.views, deps.scopes),
       operators: operatorsInOrder((ids) => deps.operators.inOrder(ids)),
       events: deps.events,
       warn: deps.warn,
+      ...(deps.indexing !== undefined && { indexing: deps.indexing }),
+      ...(deps.upkeep !== undefined && { upkeep: deps.upkeep }),
     },
     {
       concurrency: config.jobConcurrency,
       maxResources: config.jobMaxResources,
+      indexMaxResources: config.indexJobMaxResources,
       leaseMs,
       // Names the process on the leases it holds, so whoever reads curation_jobs.lease_owner (an
       // operator, the two-process test) can tell which instance runs a job; the suffix keeps two apps

@@ -4,9 +4,12 @@ import { RUNNING_STATES, type JobState } from './job-states.js';
 import { progressLine } from './progress-bar.js';
 
 export const JOB_USAGE = `  scriptorium job run --view <id> --context <IRI> --kind <MAPPING|FIXITY>
-                      [--scope <RESOURCE|CHILDREN|SUBTREE>] [--operators <id,id,…>] [--apply]
+                      [--scope <RESOURCE|CHILDREN|SUBTREE|QUERY|MEMBERS>] [--query <q>]
+                      [--operators <id,id,…>] [--apply]
       Starts a curation job through the service's API and shows its progress until it ends. A MAPPING
-      job previews by default; --apply writes at once. Scope defaults to SUBTREE.
+      job previews by default; --apply writes at once. Scope defaults to SUBTREE, or to QUERY with
+      --query: the resources a search for <q> finds within the context (the search's query language).
+      MEMBERS: the resources the context names with pcdm:hasMember or that name it with pcdm:memberOf.
   scriptorium job apply|undo|cancel|show <job id>
       Applies a previewed job, undoes an applied one, cancels a running one (then follows it), or shows it.
   Every job command talks to the running service: --server <URL> (default http://127.0.0.1:$PORT, PORT
@@ -26,17 +29,17 @@ export interface JobCliIo {
   readonly onInterrupt: (listener: () => void) => void;
 }
 
-interface Envelope {
+export interface Envelope {
   meta: { status: string; message: string };
   payload: Record<string, unknown>;
 }
 
 const FAILED: readonly JobState[] = ['FAILED', 'CANCELLED'];
 
-class JobCliError extends Error {}
+export class JobCliError extends Error {}
 
 /** An API client for the job commands: one base URL, one bearer token. */
-class JobApi {
+export class JobApi {
   constructor(
     private readonly base: string,
     private readonly token: string,
@@ -51,7 +54,7 @@ class JobApi {
   }
 }
 
-async function request(
+export async function request(
   fetchImpl: typeof fetch,
   base: string,
   method: string,
@@ -90,12 +93,15 @@ function describeRefusal(envelope: Envelope): string {
   const results = envelope.payload.ValidationResults as
     { messages?: Record<string, Record<string, string>> } | undefined;
   const lines = Object.entries(results?.messages ?? {}).flatMap(([field, messages]) =>
-    Object.values(messages).map((text) => `${field}: ${text}`),
+    Object.entries(messages)
+      // A malformed query's `position` is its `pattern`'s "(at position n)" again, for clients that mark it.
+      .filter(([key]) => key !== 'position')
+      .map(([, text]) => `${field}: ${text}`),
   );
   return lines.length === 0 ? `${envelope.meta.status}: ${envelope.meta.message}` : lines.join('\n');
 }
 
-function serverOf(io: JobCliIo, given: string | undefined): string {
+export function serverOf(io: JobCliIo, given: string | undefined): string {
   const base = given ?? `http://127.0.0.1:${io.env.PORT ?? '8080'}`;
   try {
     return new URL(base).toString();
@@ -104,7 +110,7 @@ function serverOf(io: JobCliIo, given: string | undefined): string {
   }
 }
 
-async function tokenOf(io: JobCliIo, base: string, username: string | undefined): Promise<string> {
+export async function tokenOf(io: JobCliIo, base: string, username: string | undefined): Promise<string> {
   const fromEnv = io.env.SCRIPTORIUM_TOKEN;
   if (username === undefined) {
     if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
@@ -128,7 +134,7 @@ function parseOperators(text: string | undefined): number[] {
 }
 
 /** Polls the job until it ends, drawing its progress; cancels it once if the user interrupts. */
-async function follow(api: JobApi, first: CurationJob, io: JobCliIo): Promise<CurationJob> {
+export async function follow(api: JobApi, first: CurationJob, io: JobCliIo): Promise<CurationJob> {
   let job = first;
   // An object, not a boolean: the listener sets it later, between polls.
   const interrupt = { asked: false };
@@ -170,6 +176,7 @@ export async function runJobCommand(argv: readonly string[], io: JobCliIo): Prom
       context: { type: 'string' },
       kind: { type: 'string' },
       scope: { type: 'string' },
+      query: { type: 'string' },
       operators: { type: 'string' },
       apply: { type: 'boolean' },
       server: { type: 'string' },
@@ -189,7 +196,8 @@ export async function runJobCommand(argv: readonly string[], io: JobCliIo): Prom
       const created = await api.call('POST', '/curation-job', {
         repositoryViewId: Number(values.view),
         contextUri: values.context,
-        scope: (values.scope ?? 'SUBTREE').toUpperCase(),
+        scope: (values.scope ?? (values.query === undefined ? 'SUBTREE' : 'QUERY')).toUpperCase(),
+        ...(values.query !== undefined && { query: values.query }),
         kind,
         operators: parseOperators(values.operators),
         dryRun: values.apply !== true,

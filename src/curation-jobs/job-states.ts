@@ -21,7 +21,7 @@ export type JobState = (typeof JOB_STATES)[number];
 
 /**
  * What a runner does with a job in a state: walk its scope (`RUN`: a MAPPING preview or write-through run, a
- * FIXITY check), write its stored change-set (`APPLY`), or write the inverse (`UNDO`).
+ * FIXITY check, an INDEX run), write its stored change-set (`APPLY`), or write the inverse (`UNDO`).
  */
 export type JobPhase = 'RUN' | 'APPLY' | 'UNDO';
 
@@ -70,7 +70,10 @@ export const JOB_MOVES = {
   start: { from: ['QUEUED', 'RUNNING'], to: 'RUNNING' },
   /** Runner: a MAPPING dry run has walked its scope. */
   preview: { from: ['RUNNING'], to: 'PREVIEWED' },
-  /** Runner: a FIXITY check has walked its scope. */
+  /**
+   * Runner: a FIXITY check or an INDEX run has walked its scope. An INDEX job never previews: its documents
+   * are written as it walks (no APPLYING, nothing to undo), so QUEUED → RUNNING → COMPLETED is all it needs.
+   */
   complete: { from: ['RUNNING'], to: 'COMPLETED' },
   /** Runner: a MAPPING run that is not a dry run goes on to write what it found. */
   writeThrough: { from: ['RUNNING'], to: 'APPLYING' },

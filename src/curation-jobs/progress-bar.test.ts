@@ -10,6 +10,7 @@ function job(progress: CurationJob['progress'], kind: CurationJob['kind'] = 'MAP
     repositoryViewId: 1,
     contextUri: 'http://localhost/rest/',
     scope: 'SUBTREE',
+    query: null,
     operators: [],
     dryRun: true,
     createdBy: 1,

@@ -18,7 +18,7 @@ export function progressLine(job: CurationJob): string {
   const filled = Math.round(ratio * WIDTH);
   const bar = '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
   const percent = `${String(Math.floor(ratio * 100)).padStart(3)} %`;
-  const what = job.kind === 'FIXITY' ? 'passed' : 'changed';
+  const what = job.kind === 'FIXITY' ? 'passed' : job.kind === 'INDEX' ? 'indexed' : 'changed';
   return (
     `${job.kind} job ${job.id} ${job.state.padEnd(9)} [${bar}] ${percent} ` +
     `${groupDigits(done)}/${groupDigits(total)} · ${groupDigits(changed)} ${what} · ${groupDigits(failed)} failed`

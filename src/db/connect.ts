@@ -20,8 +20,11 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export interface ConnectOptions {
-  /** Called once per SQL statement executed (tests count queries instead of timing requests). */
-  readonly onQuery?: () => void;
+  /**
+   * Called once per SQL statement executed, with its SQL (tests count queries instead of timing
+   * requests, some only those on one table).
+   */
+  readonly onQuery?: (sql: string) => void;
   /** Told when PostgreSQL's change notifications stop (caching is then off until they are back). */
   readonly onTrouble?: (message: string) => void;
 }
@@ -78,12 +81,12 @@ export function connectDatabase(config: DatabaseConfig, options: ConnectOptions 
  */
 function statementLog(
   version: { noteStatement(sql: string): void },
-  onQuery: (() => void) | undefined,
+  onQuery: ((sql: string) => void) | undefined,
 ): (event: LogEvent) => void {
   return (event) => {
     if (event.level !== 'query') return;
     version.noteStatement(event.query.sql);
-    onQuery?.();
+    onQuery?.(event.query.sql);
   };
 }
 

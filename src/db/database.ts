@@ -20,8 +20,8 @@ import type {
 } from '../repository-views/repository-view.table.js';
 import type {
   SearchDocumentTable,
+  SearchFacetValueTable,
   SearchFieldTable,
-  SearchTypeTable,
 } from '../search/index/search-index.table.js';
 import type { SearchPendingTable, SearchViewTable } from '../search/search-feed.table.js';
 import type { UserTable } from '../users/user.table.js';
@@ -50,7 +50,7 @@ export interface Database {
   event_tickets: EventTicketTable;
   search_documents: SearchDocumentTable;
   search_fields: SearchFieldTable;
-  search_types: SearchTypeTable;
+  search_facet_values: SearchFacetValueTable;
   search_pending: SearchPendingTable;
   search_views: SearchViewTable;
 }

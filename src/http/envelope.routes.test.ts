@@ -4,6 +4,7 @@ import { resolveRepositoryCredentials } from '../embedded-repository/credentials
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
 import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
 import { contextCases } from '../../test/support/http/envelope-context.js';
+import { searchIndexCases } from '../../test/support/http/envelope-search-index.js';
 import { SERVICE_CASES } from '../../test/support/http/envelope-service.js';
 import {
   expectEnvelope,
@@ -13,6 +14,7 @@ import {
   sendOverHttp,
   type RouteCases,
 } from '../../test/support/http/envelope.js';
+import { searchCases } from '../../test/support/http/envelope-search.js';
 import { viewCases } from '../../test/support/http/envelope-views.js';
 
 // The embedded view every context case runs against (set up for each test).
@@ -29,6 +31,8 @@ const CASES: Record<string, RouteCases> = {
   ...contextCases(current),
   ...SERVICE_CASES,
   ...curationJobCases(current),
+  ...searchCases(current),
+  ...searchIndexCases(current),
 };
 
 let t: TestApp;

@@ -93,8 +93,11 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'POST /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
   'PATCH /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
   'DELETE /repository-view-context/:type/:repositoryViewId/version': 'ROLE_CURATOR',
-  // Search (DECISIONS.md §12): as the context reads, ADMIN or a curator of that view.
+  // Search (DECISIONS.md §12): as the context reads, ADMIN or a curator of that view (the service checks);
+  // also the index's status and its rebuild.
   'GET /repository-view-context/:type/:repositoryViewId/search': 'ROLE_CURATOR',
+  'GET /repository-view-context/:type/:repositoryViewId/search/status': 'ROLE_CURATOR',
+  'POST /repository-view-context/:type/:repositoryViewId/search/reindex': 'ROLE_CURATOR',
 
   // Each event is delivered only to whom may read it (src/events/event-audience.ts). GET /events also
   // accepts a one-time ticket instead of the header (events.routes.ts: TicketAuthorizer), never a token.

@@ -27,7 +27,16 @@ export interface VersionJson {
   triple: WireTriple;
 }
 
-/** RepositoryViewContext of interface §2, with the field order of the interface. */
+/** A step of a context's breadcrumbs: a container above it and its name. */
+export interface Ancestor {
+  contextUri: string;
+  name: string;
+}
+
+/**
+ * RepositoryViewContext of interface §2, with the field order of the interface; `ancestors` (issue 28)
+ * follows them.
+ */
 export interface RepositoryViewContext {
   name: string | null;
   triple: WireTriple | null;
@@ -42,6 +51,11 @@ export interface RepositoryViewContext {
   resource: boolean;
   isVersion: boolean;
   hasParent: boolean;
+  /**
+   * The containers from the view's root down to the parent, named (DECISIONS.md §12); empty for the
+   * root and for a listed child. Filled in by the service from the index (context-names.ts).
+   */
+  ancestors: Ancestor[];
 }
 
 export interface ContextInput {
@@ -61,7 +75,11 @@ export function versionLabelOf(uri: string): string | undefined {
   return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
 }
 
-/** Builds a context (DECISIONS.md §7): each triple goes to exactly one of metadata or properties. */
+/**
+ * Builds a context (DECISIONS.md §7): each triple goes to exactly one of metadata or properties. The
+ * children's names and kinds and the ancestors come from the index, not from the repository: the
+ * service adds them (context-names.ts).
+ */
 export function buildContext(input: ContextInput): RepositoryViewContext {
   const { description, features } = input;
   const uri = description.uri;
@@ -93,6 +111,7 @@ export function buildContext(input: ContextInput): RepositoryViewContext {
     resource: description.isBinary,
     isVersion: version !== null,
     hasParent: parentUri !== undefined,
+    ancestors: [],
   };
 }
 
@@ -130,6 +149,7 @@ function childContext(parent: string, child: string, features: RepositoryFeature
     resource: false,
     isVersion: false,
     hasParent: false,
+    ancestors: [],
   };
 }
 

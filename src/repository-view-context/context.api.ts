@@ -36,15 +36,28 @@ const contextFields = (children: JsonSchema): Record<string, JsonSchema> => ({
   resource: { type: 'boolean' },
   isVersion: { type: 'boolean' },
   hasParent: { type: 'boolean' },
+  ancestors: {
+    type: 'array',
+    description:
+      'The containers from the view’s root down to the parent, named from the search index (else by the ' +
+      'IRI’s last path segment; the root is Root); empty for the root and for a listed child',
+    items: {
+      type: 'object',
+      properties: { contextUri: { type: 'string' }, name: { type: 'string' } },
+    },
+  },
 });
 
 /**
- * A child as a context lists it (context-builder.ts): `triple` = (context, ldp:contains, child); its
- * other fields are empty (name null, no triples, no children of its own).
+ * A child as a context lists it (context-builder.ts): `triple` = (context, ldp:contains, child); `name`
+ * and `resource` from the view's search index (context-names.ts); its other fields are empty.
  */
 const childContextSchema: JsonSchema = {
   type: 'object',
-  description: 'A child: triple = (context, ldp:contains, child IRI); name is null, the lists are empty',
+  description:
+    'A child: triple = (context, ldp:contains, child IRI); name and resource (binary or not) from the ' +
+    'view’s search index (name null and resource false where the index does not hold the child); the ' +
+    'lists are empty',
   properties: contextFields({ type: 'array', items: { type: 'object' } }),
 };
 

@@ -11,6 +11,7 @@ import type {
 } from '../repository-adapters/repository-adapter.js';
 import { featuresOf, requireFacet } from '../repository-adapters/repository-kinds.js';
 import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
+import { NO_UPKEEP, type IndexUpkeep } from '../search/indexing/index-upkeep.js';
 import { BadRequestError, ForbiddenError } from '../shared/errors.js';
 import {
   buildContext,
@@ -18,6 +19,7 @@ import {
   type RepositoryViewContext,
   type TransactionDetails,
 } from './context-builder.js';
+import { ancestorIris, irisToName, withNames, type IndexNames } from './context-names.js';
 import { resolveContextUri, tokenOf, type ResolvedContext } from './context-uri.js';
 import { queryHelp, vetContextUpdate } from './query.js';
 import { RenderCache, type RenderCacheLimits } from './render-cache.js';
@@ -44,6 +46,8 @@ export interface ContextServiceOptions {
   readonly renderCache?: RenderCacheLimits;
   /** Where each write is announced (`context/<viewId>` events; default: nowhere). */
   readonly events?: EventBus;
+  /** Told of each write, so an external view's search index follows it (DECISIONS.md §12; default: nobody). */
+  readonly upkeep?: IndexUpkeep;
 }
 
 /**
@@ -54,13 +58,17 @@ export class ContextService {
   /** Built contexts of in-process views (undefined: the database cannot tell when to drop them). */
   readonly renders: RenderCache | undefined;
   private readonly events: EventBus;
+  private readonly upkeep: IndexUpkeep;
 
   constructor(
     private readonly views: RepositoryViewService,
+    /** The view's search index, which names the children and the ancestors (DECISIONS.md §12). */
+    private readonly index: IndexNames,
     options: ContextServiceOptions = {},
   ) {
     const { dataVersion } = options;
     this.events = options.events ?? NO_EVENTS;
+    this.upkeep = options.upkeep ?? NO_UPKEEP;
     // A budget of 0 keeps nothing (SCRIPTORIUM_RENDER_CACHE_MIB=0).
     this.renders =
       dataVersion?.watchesRepository === true && options.renderCache?.maxBytes !== 0
@@ -92,13 +100,34 @@ export class ContextService {
    * rendered once per database state (render-cache.ts); a `tx:` context always asks the repository,
    * since the transaction's expiry is part of the answer and refreshing it is the point.
    */
-  read(session: ContextSession): Promise<RepositoryViewContext> {
+  async read(session: ContextSession): Promise<RepositoryViewContext> {
     const { opened, context } = session;
-    if (this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter))
-      return this.build(session);
-    return this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
-      this.build(session),
-    );
+    const rendered =
+      this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter)
+        ? await this.build(session)
+        : await this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
+            this.build(session),
+          );
+    return this.named(session, rendered);
+  }
+
+  /**
+   * Names the children and the ancestors from the view's index: ONE index query per read, whatever the
+   * number of children. Done on every read, the render kept or not: the index changes without a write
+   * to the repository (an INDEX job, the feed catching up on another instance), which the render
+   * cache's signal may not see, so a kept render holds no names and never shows a stale one. Inside a
+   * transaction the names are the index's, i.e. as committed.
+   */
+  private async named(
+    session: ContextSession,
+    rendered: RepositoryViewContext,
+  ): Promise<RepositoryViewContext> {
+    const { opened, context } = session;
+    const ancestors = ancestorIris(opened.view.rootUri, context, opened.view.type === 'LDP');
+    const iris = irisToName(rendered, ancestors);
+    const summaries =
+      iris.length === 0 ? new Map<string, never>() : await this.index.summaries(opened.view.id, iris);
+    return withNames(rendered, ancestors, summaries);
   }
 
   private async build(session: ContextSession): Promise<RepositoryViewContext> {
@@ -161,6 +190,8 @@ export class ContextService {
       session.context.tx,
     );
     this.changed(session, 'CREATE', child, 'Resource created');
+    // The container changed too (its last-modified time, on most repositories).
+    this.indexWritten(session, child, session.context.uri);
     return this.read(session);
   }
 
@@ -168,6 +199,7 @@ export class ContextService {
     const triple = this.aboutContext(session, body);
     await session.opened.adapter.updateTriples(session.context.uri, [], [triple], session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata added');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -182,6 +214,7 @@ export class ContextService {
     const replacement = DataFactory.quad(old.subject, old.predicate, parseObject(value) as typeof old.object);
     await session.opened.adapter.updateTriples(session.context.uri, [old], [replacement], session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -189,6 +222,7 @@ export class ContextService {
     const triple = this.aboutContext(session, body);
     await session.opened.adapter.updateTriples(session.context.uri, [triple], [], session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata deleted');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -201,6 +235,7 @@ export class ContextService {
     const update = vetContextUpdate(body, session.context.uri);
     await session.opened.adapter.runUpdate(session.context.uri, update, session.context.tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated by a query');
+    this.indexWritten(session, session.context.uri);
     return this.read(session);
   }
 
@@ -214,6 +249,7 @@ export class ContextService {
   ): Promise<RepositoryViewContext> {
     const binary = await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
     this.changed(session, 'CREATE', binary, 'File uploaded');
+    this.indexWritten(session, binary, session.context.uri);
     return this.read(session);
   }
 
@@ -227,6 +263,7 @@ export class ContextService {
       throw new ForbiddenError('Only an administrator may delete the root of a repository view');
     await session.opened.adapter.delete(session.context.uri, session.context.tx);
     this.changed(session, 'DELETE', session.context.uri, 'Resource deleted');
+    this.indexDeleted(session, session.context.uri);
     if (session.context.tx !== undefined)
       await requireFacet(session.opened.adapter, 'transactions').refresh(session.context.tx);
   }
@@ -248,12 +285,14 @@ export class ContextService {
     const tx = requireTx(session);
     await transactionsOf(session).commit(tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Transaction committed', false);
+    this.upkeep.transactionEnded(writtenView(session), tx.id, true);
   }
 
   async rollbackTransaction(session: ContextSession): Promise<void> {
     const tx = requireTx(session);
     await transactionsOf(session).rollback(tx);
     this.changed(session, 'UPDATE', session.context.uri, 'Transaction rolled back', false);
+    this.upkeep.transactionEnded(writtenView(session), tx.id, false);
   }
 
   async createVersion(session: ContextSession, name: string | undefined): Promise<RepositoryViewContext> {
@@ -272,6 +311,7 @@ export class ContextService {
     const resource = await requireFacet(session.opened.adapter, 'versions').restore(session.context.uri);
     const context = resolveContextUri(session.opened.view.rootUri, resource);
     this.changed(session, 'UPDATE', context.uri, 'Version restored');
+    this.indexWritten({ ...session, context }, context.uri);
     return this.read({ ...session, context });
   }
 
@@ -295,6 +335,16 @@ export class ContextService {
     this.events.publish(contextEvent(session.opened.view.id, action, uri, text));
   }
 
+  /** Tells the search index of resources written in this session (versions are not indexed). */
+  private indexWritten(session: ContextSession, ...uris: string[]): void {
+    this.upkeep.written(writtenView(session), { uris, deleted: false, txId: session.context.tx?.id });
+  }
+
+  /** Tells the search index of a resource deleted in this session, with everything it contained. */
+  private indexDeleted(session: ContextSession, uri: string): void {
+    this.upkeep.written(writtenView(session), { uris: [uri], deleted: true, txId: session.context.tx?.id });
+  }
+
   /** A body triple about the context itself (its subject may be given relative to the view's root). */
   private aboutContext(session: ContextSession, body: unknown) {
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
@@ -308,6 +358,11 @@ export class ContextService {
       throw new BadRequestError(`A triple's subject must be the context ${session.context.uri}`);
     return triple;
   }
+}
+
+function writtenView(session: ContextSession) {
+  const { opened } = session;
+  return { viewId: opened.view.id, rootUri: opened.view.rootUri, adapter: opened.adapter };
 }
 
 function details(info: TransactionInfo): TransactionDetails {

@@ -22,6 +22,7 @@ function context(name: string, filler = 0): RepositoryViewContext {
     resource: false,
     isVersion: false,
     hasParent: false,
+    ancestors: [],
   };
 }
 

@@ -84,7 +84,8 @@ export function repositoryViewRoutes(views: RepositoryViewService) {
           response: { 200: one },
         },
       },
-      async (request) => present(await views.create(checkedBody(request, RepositoryViewBody))),
+      async (request) =>
+        present(await views.create(checkedBody(request, RepositoryViewBody), principalOf(request))),
     );
     app.put(
       '/repository-view',

@@ -32,6 +32,17 @@ export interface RepositoryViewDependencies {
   readonly events?: EventBus;
 }
 
+/**
+ * Told after a view is created or changed, in the process that made the change (the search index starts
+ * indexing a new external view), before the request is answered. The change is made already: what an
+ * observer throws is told to `warn` and fails nothing.
+ */
+export interface RepositoryViewObserver {
+  /** `caller`: who created it (the route's principal; absent when the service was called without one). */
+  created?(view: RepositoryView, caller: Principal | undefined): Promise<void> | void;
+  updated?(view: RepositoryView, before: RepositoryView): Promise<void> | void;
+}
+
 /** A view with everything a context needs: the adapter and the metadata prefixes of its schemas. */
 export interface OpenedView {
   readonly view: RepositoryView;
@@ -43,6 +54,7 @@ export interface OpenedView {
 /** Use cases of interface §4.3 with DECISIONS.md §5–6: curators see and edit only their views. */
 export class RepositoryViewService {
   private readonly adapters = new LRUCache<string, RepositoryAdapter>({ max: 64 });
+  private readonly observers: RepositoryViewObserver[] = [];
 
   constructor(
     private readonly store: RepositoryViewStore,
@@ -63,7 +75,12 @@ export class RepositoryViewService {
     return view;
   }
 
-  async create(body: Body): Promise<RepositoryView> {
+  /** Adds an observer of created and changed views (app.ts, once what observes exists). */
+  observe(observer: RepositoryViewObserver): void {
+    this.observers.push(observer);
+  }
+
+  async create(body: Body, caller?: Principal): Promise<RepositoryView> {
     const collector = body.collector;
     const id = idOf(body);
     if (id.kind === 'valid')
@@ -83,6 +100,7 @@ export class RepositoryViewService {
       throw nameRace(error, 'CREATE', input.name);
     }
     await this.announce('CREATE', created);
+    await this.tell((observer) => observer.created?.(created, caller));
     return created;
   }
 
@@ -138,6 +156,8 @@ export class RepositoryViewService {
     }
     if (updated === undefined) throw invalid('UPDATE', msg.doesNotExist(ENTITY, existing.id));
     await this.announce('UPDATE', updated);
+    const changed = updated;
+    await this.tell((observer) => observer.updated?.(changed, existing));
     return updated;
   }
 
@@ -277,6 +297,18 @@ export class RepositoryViewService {
             () => undefined,
           );
     (this.deps.events ?? NO_EVENTS).publish(repositoryViewEvent(action, view, json));
+  }
+
+  /** Tells every observer, one after the other; one that fails is told to `warn`, the others still are. */
+  private async tell(call: (observer: RepositoryViewObserver) => Promise<void> | void): Promise<void> {
+    for (const observer of this.observers) {
+      try {
+        await call(observer);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        this.deps.warn?.(`A repository view observer failed: ${why}`);
+      }
+    }
   }
 
   /** Names are unique; checked even when other input fails, so all problems are reported together. */

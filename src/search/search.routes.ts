@@ -36,7 +36,11 @@ export function searchRoutes(views: RepositoryViewService, search: SearchService
       async (request) => {
         const { type, repositoryViewId } = request.params;
         const opened = await views.open(type, repositoryViewId, principalOf(request));
-        return success(KEY, await search.search(opened, request.query));
+        return success(
+          KEY,
+          await search.search(opened, request.query),
+          'Successfully searched the repository view.',
+        );
       },
     );
   };

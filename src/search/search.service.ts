@@ -1,5 +1,4 @@
-import { resolveContextUri } from '../repository-view-context/context-uri.js';
-import type { OpenedView } from '../repository-views/repository-view.service.js';
+import { resolveContextUri, type ResolvedContext } from '../repository-view-context/context-uri.js';
 import type { Schema } from '../schemas/schema.js';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
 import { ValidationCollector } from '../shared/validation.js';
@@ -61,10 +60,18 @@ export interface SearchResults {
   readonly indexedAt: number | null;
 }
 
+type PrefixSchema = Pick<Schema, 'abbreviation' | 'namespace'>;
+
+/** What a search needs of a view a caller opened (`RepositoryViewService.open`'s `OpenedView` is one). */
+export interface OpenedSearchView {
+  readonly view: { readonly id: number; readonly rootUri: string };
+  readonly schemas: readonly PrefixSchema[];
+}
+
 /** A view as search needs it when no caller opened it (a curation job's scope). */
 export interface SearchableView {
   readonly rootUri: string;
-  readonly schemas: readonly Pick<Schema, 'abbreviation' | 'namespace'>[];
+  readonly schemas: readonly PrefixSchema[];
 }
 
 export interface SearchServiceDependencies {
@@ -94,8 +101,8 @@ export class SearchService implements ScopeFinder {
   constructor(private readonly deps: SearchServiceDependencies) {}
 
   /** One page of hits with the facets over every hit. Bad parameters are one INVALID naming each. */
-  async search(opened: OpenedView, params: SearchParams): Promise<SearchResults> {
-    const checked = this.check(opened, params);
+  async search(opened: OpenedSearchView, params: SearchParams): Promise<SearchResults> {
+    const checked = await this.check(opened, params);
     const viewId = opened.view.id;
     const [results, indexedAt] = await Promise.all([
       this.deps.index
@@ -135,7 +142,7 @@ export class SearchService implements ScopeFinder {
   }
 
   /** Every problem of the request in one INVALID (DECISIONS.md §3); its message is the only one, if one. */
-  private check(opened: OpenedView, params: SearchParams): CheckedSearch {
+  private async check(opened: OpenedSearchView, params: SearchParams): Promise<CheckedSearch> {
     const collector = new ValidationCollector();
     const problems: string[] = [];
     const refuse = (category: string, key: string, message: string) => {
@@ -155,19 +162,15 @@ export class SearchService implements ScopeFinder {
     if (params.sort !== undefined && sort === undefined)
       refuse('sort', 'type', `The query parameter sort must be one of ${SORTS.join(', ')}`);
 
-    let within: string | null = null;
-    let childrenOnly = false;
+    let context: ResolvedContext | undefined;
     try {
-      const resolved = resolveContextUri(opened.view.rootUri, params.contextUri ?? opened.view.rootUri);
-      if (resolved.tx !== undefined)
+      context = resolveContextUri(opened.view.rootUri, params.contextUri ?? opened.view.rootUri);
+      if (context.tx !== undefined)
         refuse(
           'contextUri',
           'pattern',
           'A search cannot look inside a transaction: the index holds what is committed',
         );
-      childrenOnly = params.depth === 1;
-      // The whole view needs no IRI bound; its root's children are still found by their parent.
-      within = resolved.isRoot && !childrenOnly ? null : withoutTrailingSlash(resolved.uri, resolved.isRoot);
     } catch (error) {
       if (!(error instanceof BadRequestError)) throw error;
       refuse('contextUri', 'pattern', error.message);
@@ -184,15 +187,35 @@ export class SearchService implements ScopeFinder {
       problems.push(describeQueryError(error));
     }
 
-    if (!collector.isValid)
+    if (!collector.isValid || context === undefined)
       throw new ValidationFailedError(collector.results(), problems.length === 1 ? problems[0] : undefined);
     return {
-      scope: { viewId: opened.view.id, within, childrenOnly },
+      scope: await this.scopeOf(opened.view.id, context, params.depth === 1),
       terms,
       sort: sortFor(sort, terms),
       offset,
       limit,
     };
+  }
+
+  /**
+   * Where to look. The whole view needs no bound. Below a container, the index takes its IRI with or
+   * without a trailing slash. Its direct children are found by their `parent`, which holds the container's
+   * IRI exactly as the index names the container (the view's root `…/rest/` on the embedded repository, a
+   * container below it without the slash), so that form is looked up; a container the index does not hold
+   * yet keeps the form asked.
+   */
+  private async scopeOf(
+    viewId: number,
+    context: ResolvedContext,
+    childrenOnly: boolean,
+  ): Promise<SearchScope> {
+    if (!childrenOnly)
+      return { viewId, within: context.isRoot ? null : withoutTrailingSlash(context.uri), childrenOnly };
+    const bare = withoutTrailingSlash(context.uri);
+    const forms = [context.uri, bare, `${bare}/`];
+    const held = await this.deps.index.summaries(viewId, forms);
+    return { viewId, within: forms.find((form) => held.has(form)) ?? context.uri, childrenOnly };
   }
 
   /** ScopeFinder: the IRIs `query` matches at or below `contextUri`, in IRI order, streamed from the index. */
@@ -202,7 +225,7 @@ export class SearchService implements ScopeFinder {
     const terms = parseQuery(query, schemaResolver(view.schemas), {
       prefixes: view.schemas.map((schema) => schema.abbreviation),
     });
-    const within = rootMatcher(view.rootUri)(contextUri) ? null : withoutTrailingSlash(contextUri, false);
+    const within = rootMatcher(view.rootUri)(contextUri) ? null : withoutTrailingSlash(contextUri);
     yield* this.deps.index.matching({ viewId, within, childrenOnly: false }, terms, this.deps.regex);
   }
 
@@ -228,10 +251,7 @@ function rootMatcher(rootUri: string): (iri: string) => boolean {
   return (iri) => iri.replace(/\/+$/u, '') === root;
 }
 
-/**
- * A container's IRI as the index compares it: what it contains lies below `within` + `/`, so a contained
- * resource written with a trailing slash (`…/books/`) is bounded as `…/books`. The root keeps its own form.
- */
-function withoutTrailingSlash(uri: string, isRoot: boolean): string {
-  return isRoot ? uri : uri.replace(/\/+$/u, '');
+/** `…/books/` → `…/books`: the index bounds a container's resources by its IRI and `/`, either way. */
+function withoutTrailingSlash(uri: string): string {
+  return uri.replace(/\/+$/u, '');
 }

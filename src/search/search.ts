@@ -96,6 +96,12 @@ export interface IndexQuery {
   readonly sort: SearchSort;
   readonly offset: number;
   readonly limit: number;
+  /**
+   * False: the facets are left empty and only the total is counted. A container's children paged by name
+   * (`depth=1&sort=name`) need no facets, and counting them over 100 000 children costs far more than the
+   * page. Absent: true.
+   */
+  readonly facets?: boolean;
 }
 
 export interface FacetCount {

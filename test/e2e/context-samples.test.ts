@@ -24,6 +24,8 @@ const CONTEXT_KEYS = [
   'resource',
   'isVersion',
   'hasParent',
+  // Issue 28 (DECISIONS.md §12): the breadcrumbs, after the interface's fields.
+  'ancestors',
 ];
 const DC_TITLE = 'http://purl.org/dc/elements/1.1/title';
 

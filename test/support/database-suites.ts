@@ -22,9 +22,13 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^test\/(shared-database|concurrency|curation-jobs-processes|repository-crash|search-feed-crash|process|data-dir-modes)\.test\.ts$/,
   // The search feed: the triggers that queue the repository's writes, the queue drained under a lock.
   /^src\/search\/indexing\//,
+  // Issue 28's acceptance: every query form through the API, indexed by the feed, on each engine.
+  /^src\/search\/search-acceptance\.test\.ts$/,
   // The embedded repository where its semantics live in SQL: staged transactions, versions, tombstones,
   // revision checks under concurrent writers, the statements a request costs.
   /^src\/embedded-repository\/(transactions|dialect-transactions|versioning|dialect-versions|tombstones|concurrent-writes|write-statements)\.test\.ts$/,
+  // Curation jobs whose scope is what the search index finds (QUERY, MEMBERS): the index's SQL on each engine.
+  /^src\/curation-jobs\/job-scopes\.routes\.test\.ts$/,
   // Stores with no store test of their own yet: their capability's route suite is their SQL's test.
   /^src\/(internal-metadata|operators|repository-views|users)\/[^/]+\.routes\.test\.ts$/,
   /^src\/users\/last-admin\.test\.ts$/,

@@ -120,6 +120,20 @@ export function corpus(count: number, seed: number, root = ROOT): SearchDocument
       fields: [],
     });
   }
+  // Siblings whose IRIs sort between `c1` and `c1/`: never part of c1's scope.
+  for (const iri of [`${root}/c1-annex`, `${root}/c1.json`]) {
+    const title = `Annex bridge ${iri.slice(-4)}`;
+    documents.push({
+      iri,
+      parent: root,
+      name: title,
+      types: [],
+      binary: false,
+      mimeType: null,
+      modified: null,
+      fields: [literal(TITLE, title)],
+    });
+  }
   let k = 0;
   while (documents.length < count) {
     k++;

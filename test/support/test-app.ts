@@ -40,7 +40,7 @@ export async function buildTestApp(
   overrides: Partial<Config> = {},
   options: {
     beforeReady?: (app: FastifyInstance) => void;
-    onQuery?: () => void;
+    onQuery?: (sql: string) => void;
     events?: AppOptions['events'];
   } = {},
 ): Promise<TestApp> {

@@ -169,7 +169,7 @@ describe('the repository browser', () => {
     const children = page.getByRole('region', { name: 'Children' });
     await children.getByText('27 children, page 1 of 2').waitFor();
     await children.getByRole('link', { name: `Item 25 ${parentTitle}` }).waitFor();
-    // Sorted by name once every child's name is read: items 1–25 here, 26 and 27 on page 2.
+    // Sorted by name (the index's, through search): items 1–25 here, 26 and 27 on page 2.
     await children.getByRole('link', { name: `Item 26 ${parentTitle}` }).waitFor({ state: 'detached' });
     await children.getByRole('link', { name: `Item 01 ${parentTitle}` }).waitFor();
     await children.getByRole('button', { name: 'Page 2' }).click();

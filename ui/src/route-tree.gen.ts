@@ -23,6 +23,7 @@ import { Route as AppViewsIndexRouteImport } from './routes/_app/views/index'
 import { Route as AppViewsNewRouteImport } from './routes/_app/views/new'
 import { Route as AppViewsViewIdBrowseRouteImport } from './routes/_app/views/$viewId/browse'
 import { Route as AppViewsViewIdEditRouteImport } from './routes/_app/views/$viewId/edit'
+import { Route as AppViewsViewIdSearchRouteImport } from './routes/_app/views/$viewId/search'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -93,6 +94,11 @@ const AppViewsViewIdEditRoute = AppViewsViewIdEditRouteImport.update({
   path: '/views/$viewId/edit',
   getParentRoute: () => AppRoute,
 } as any)
+const AppViewsViewIdSearchRoute = AppViewsViewIdSearchRouteImport.update({
+  id: '/views/$viewId/search',
+  path: '/views/$viewId/search',
+  getParentRoute: () => AppRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -108,6 +114,7 @@ export interface FileRoutesByFullPath {
   '/views/': typeof AppViewsIndexRoute
   '/views/$viewId/browse': typeof AppViewsViewIdBrowseRoute
   '/views/$viewId/edit': typeof AppViewsViewIdEditRoute
+  '/views/$viewId/search': typeof AppViewsViewIdSearchRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -123,6 +130,7 @@ export interface FileRoutesByTo {
   '/views': typeof AppViewsIndexRoute
   '/views/$viewId/browse': typeof AppViewsViewIdBrowseRoute
   '/views/$viewId/edit': typeof AppViewsViewIdEditRoute
+  '/views/$viewId/search': typeof AppViewsViewIdSearchRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -140,6 +148,7 @@ export interface FileRoutesById {
   '/_app/views/': typeof AppViewsIndexRoute
   '/_app/views/$viewId/browse': typeof AppViewsViewIdBrowseRoute
   '/_app/views/$viewId/edit': typeof AppViewsViewIdEditRoute
+  '/_app/views/$viewId/search': typeof AppViewsViewIdSearchRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -157,6 +166,7 @@ export interface FileRouteTypes {
     | '/views/'
     | '/views/$viewId/browse'
     | '/views/$viewId/edit'
+    | '/views/$viewId/search'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -172,6 +182,7 @@ export interface FileRouteTypes {
     | '/views'
     | '/views/$viewId/browse'
     | '/views/$viewId/edit'
+    | '/views/$viewId/search'
   id:
     | '__root__'
     | '/'
@@ -188,6 +199,7 @@ export interface FileRouteTypes {
     | '/_app/views/'
     | '/_app/views/$viewId/browse'
     | '/_app/views/$viewId/edit'
+    | '/_app/views/$viewId/search'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -296,6 +308,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppViewsViewIdEditRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/views/$viewId/search': {
+      id: '/_app/views/$viewId/search'
+      path: '/views/$viewId/search'
+      fullPath: '/views/$viewId/search'
+      preLoaderRoute: typeof AppViewsViewIdSearchRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -311,6 +330,7 @@ interface AppRouteChildren {
   AppViewsIndexRoute: typeof AppViewsIndexRoute
   AppViewsViewIdBrowseRoute: typeof AppViewsViewIdBrowseRoute
   AppViewsViewIdEditRoute: typeof AppViewsViewIdEditRoute
+  AppViewsViewIdSearchRoute: typeof AppViewsViewIdSearchRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -325,6 +345,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppViewsIndexRoute: AppViewsIndexRoute,
   AppViewsViewIdBrowseRoute: AppViewsViewIdBrowseRoute,
   AppViewsViewIdEditRoute: AppViewsViewIdEditRoute,
+  AppViewsViewIdSearchRoute: AppViewsViewIdSearchRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -1,4 +1,12 @@
+import type { SearchDocument } from '../../search/search.js';
 import type { NewJobItem } from '../curation-job-items.store.js';
+
+/** One recorded resource on its way to the database; an INDEX job's carries the document to index first. */
+export interface BatchEntry {
+  readonly position: number;
+  readonly item: NewJobItem;
+  readonly document?: SearchDocument | undefined;
+}
 
 /**
  * A run's items on their way to the database: kept and inserted in batches (64 items or 250 ms, whichever
@@ -7,20 +15,20 @@ import type { NewJobItem } from '../curation-job-items.store.js';
  * loses at most the unwritten items, which the resumed run processes again (inserts are idempotent).
  */
 export class ItemBatcher {
-  private batch: { position: number; item: NewJobItem }[] = [];
+  private batch: BatchEntry[] = [];
   /** The last batch started (each waits for the one before). */
   private writing: Promise<void> | undefined;
   private lastWrite: number;
 
   constructor(
-    private readonly insert: (batch: readonly { position: number; item: NewJobItem }[]) => Promise<void>,
+    private readonly insert: (batch: readonly BatchEntry[]) => Promise<void>,
     private readonly now: () => number,
   ) {
     this.lastWrite = now();
   }
 
   /** Keeps an item; starts writing the batch when it is due (rejects when an earlier batch failed). */
-  async add(entry: { position: number; item: NewJobItem }): Promise<void> {
+  async add(entry: BatchEntry): Promise<void> {
     this.batch.push(entry);
     if (this.batch.length < BATCH_ITEMS && this.now() - this.lastWrite < BATCH_MS) return;
     await this.writing;

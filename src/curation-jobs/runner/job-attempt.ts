@@ -5,13 +5,15 @@ import { publishJob, publishResourcesWritten } from '../curation-job.events.js';
 import type { CurationJobStore, JobRecord, StateMove } from '../curation-job.store.js';
 import { ACTIVE_STATE, PHASE_OF, type JobMove, type JobPhase } from '../job-states.js';
 import { decodeTriples } from '../stored-triples.js';
-import type { JobTarget, RunOutcome, StoredChange, WriteOutcome } from '../work/job-work.js';
+import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
+import type { JobIndexing, JobTarget, RunOutcome, StoredChange, WriteOutcome } from '../work/job-work.js';
 import type { runScope } from '../work/run-scope.js';
 import type { writeChanges } from '../work/write-changes.js';
-import { ItemBatcher } from './item-batcher.js';
+import { ItemBatcher, type BatchEntry } from './item-batcher.js';
 import type { JobHeartbeat } from './job-heartbeat.js';
-import { count, fixityMessage, plural, previewMessage, warningsNote } from './job-messages.js';
+import { count, fixityMessage, indexMessage, plural, previewMessage, warningsNote } from './job-messages.js';
 import { countOf, itemOf } from './run-item.js';
+import { sameResource } from '../../repository-adapters/upstream-exchange.js';
 
 /** The work itself (work/); tests hand in fakes. */
 export interface JobWork {
@@ -29,9 +31,15 @@ export interface AttemptDependencies {
   /** Requests in flight toward the repository at once. */
   readonly concurrency: number;
   readonly maxResources: number;
+  /** INDEX jobs: an index covers a whole repository, a MAPPING job what a curator reviews. */
+  readonly indexMaxResources: number;
   readonly now: () => number;
   /** True once the app is closing: the attempt stops at its next resource and leaves its job to be resumed. */
   readonly closing: () => boolean;
+  /** Where INDEX jobs write; absent: an INDEX job fails, saying the index is not available. */
+  readonly indexing?: JobIndexing | undefined;
+  /** Told of the resources an apply or undo wrote, so the view's search index follows them. */
+  readonly upkeep?: IndexUpkeep | undefined;
 }
 
 /** What each write phase's ends are, and how its messages say it. */
@@ -110,11 +118,19 @@ export class JobAttempt {
     const { deps, job, heartbeat } = this;
     const { store } = deps;
     const items = store.items;
-    if (!(await this.move('start', { started: deps.now() }))) return null;
+    const startedNow = deps.now();
+    if (!(await this.move('start', { started: startedNow }))) return null;
     if (job.cancelRequested) {
       await this.end('stop', 'Cancelled before it started');
       return null;
     }
+    const { indexing } = deps;
+    if (job.kind === 'INDEX' && indexing === undefined) {
+      await this.end('fail', 'An INDEX job needs the search index, which this process does not have');
+      return null;
+    }
+    // A resumed run keeps its first start: what the sweep of an INDEX job compares against.
+    const started = job.started ?? startedNow;
     const operators = job.kind === 'MAPPING' ? await deps.operators(job.operators) : [];
     // A resumed run starts from what the earlier attempt recorded.
     const recorded = await items.recordedUris(job.id);
@@ -124,7 +140,14 @@ export class JobAttempt {
     let found = 0;
     let { done, changed, failed } = before;
     const progress = (): JobProgress => ({ total: Math.max(found, done), done, changed, failed });
-    const batcher = new ItemBatcher((batch) => items.insertItems(job.id, batch), deps.now);
+    // INDEX: a batch's documents are in the index before its items say they are done (a resumed run skips
+    // what the items list, and its sweep would drop a document that was never written).
+    const insert = async (batch: readonly BatchEntry[]) => {
+      const documents = batch.flatMap((entry) => (entry.document === undefined ? [] : [entry.document]));
+      if (documents.length > 0) await indexing?.write(job.repositoryViewId, documents);
+      await items.insertItems(job.id, batch);
+    };
+    const batcher = new ItemBatcher(insert, deps.now);
     let flushed = '';
     const flush = async () => {
       // Items first: the progress stored never counts an item that is not.
@@ -146,9 +169,10 @@ export class JobAttempt {
           kind: job.kind,
           contextUri: job.contextUri,
           scope: job.scope,
+          query: job.query,
           operators,
           concurrency: deps.concurrency,
-          maxResources: deps.maxResources,
+          maxResources: job.kind === 'INDEX' ? deps.indexMaxResources : deps.maxResources,
         },
         target,
         {
@@ -160,7 +184,8 @@ export class JobAttempt {
             if (recorded.has(item.contextUri)) return;
             recorded.add(item.contextUri);
             position += 1;
-            await batcher.add({ position, item: itemOf(item) });
+            const document = item.kind === 'INDEX' ? (item.document ?? undefined) : undefined;
+            await batcher.add({ position, item: itemOf(item), document });
             done += 1;
             const counted = countOf(item);
             if (counted === 'changed') changed += 1;
@@ -191,18 +216,34 @@ export class JobAttempt {
       await this.end('fail', outcome.message, final);
       return null;
     }
+    // A scope that held nothing says why (a collection without members, a query without hits).
+    const note = outcome.note === undefined ? '' : `; ${outcome.note}`;
     if (job.kind === 'FIXITY') {
-      await this.end('complete', fixityMessage(final), final);
+      await this.end('complete', fixityMessage(final) + note, final);
+      return null;
+    }
+    if (job.kind === 'INDEX') {
+      // Only a walk of a whole subtree knows what is gone from it (RESOURCE and CHILDREN scopes only add).
+      const removed =
+        job.scope === 'SUBTREE' && indexing !== undefined
+          ? await indexing.finish({
+              jobId: job.id,
+              viewId: job.repositoryViewId,
+              within: sameResource(job.contextUri, target.rootUri) ? null : job.contextUri,
+              since: started,
+            })
+          : 0;
+      await this.end('complete', indexMessage(final, removed) + note, final);
       return null;
     }
     // Counted from the stored items: a resumed run's warnings include the earlier attempt's.
     const warnings = await this.deps.store.items.warningCount(job.id);
     if (job.dryRun) {
-      await this.end('preview', previewMessage(final, warnings), final);
+      await this.end('preview', previewMessage(final, warnings) + note, final);
       return null;
     }
     const moved = await this.move('writeThrough', {
-      message: previewMessage(final, warnings),
+      message: previewMessage(final, warnings) + note,
       progress: final,
     });
     return moved ? 'APPLY' : null;
@@ -244,17 +285,20 @@ export class JobAttempt {
       },
       deps.concurrency,
     );
-    // Whatever this attempt wrote changed those resources, however the phase ends (DECISIONS.md §10).
-    publishResourcesWritten(
-      deps.events,
-      job,
-      phase,
+    // Whatever this attempt wrote changed those resources, however the phase ends (DECISIONS.md §10), and
+    // the view's search index follows them (DECISIONS.md §12).
+    const written =
       outcome.ended === 'WRITTEN'
         ? changes.map((change) => change.contextUri)
         : outcome.ended === 'CANCELLED'
           ? []
-          : outcome.written,
-    );
+          : outcome.written;
+    publishResourcesWritten(deps.events, job, phase, written);
+    if (written.length > 0)
+      deps.upkeep?.written(
+        { viewId: job.repositoryViewId, rootUri: target.rootUri, adapter: target.adapter },
+        { uris: written, deleted: false },
+      );
     await heartbeat.beat();
     if (heartbeat.lost) return;
     // Closing: whatever was not written stays to write (FEDORA rolled its transaction back).

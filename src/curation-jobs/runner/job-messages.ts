@@ -27,3 +27,10 @@ export function previewMessage(progress: JobProgress, warnings = 0): string {
 export function warningsNote(warnings: number): string {
   return warnings > 0 ? `; ${count(warnings)} ${plural(warnings, 'warning')}` : '';
 }
+
+/** "1 204 of 1 206 resources indexed; 2 failed; 3 no longer found, removed from the index". */
+export function indexMessage(progress: JobProgress, removed: number): string {
+  const failed = progress.failed > 0 ? `; ${count(progress.failed)} failed` : '';
+  const gone = removed > 0 ? `; ${count(removed)} no longer found, removed from the index` : '';
+  return `${count(progress.changed)} of ${count(progress.done)} ${plural(progress.done, 'resource')} indexed${failed}${gone}`;
+}

@@ -4,7 +4,8 @@ import { NO_EVENTS } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
 import type { CurationJobStore } from '../curation-job.store.js';
 import { PHASE_OF } from '../job-states.js';
-import type { JobTarget } from '../work/job-work.js';
+import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
+import type { JobIndexing, JobTarget } from '../work/job-work.js';
 import { runScope } from '../work/run-scope.js';
 import { writeChanges } from '../work/write-changes.js';
 import { JobAttempt, type JobWork } from './job-attempt.js';
@@ -22,12 +23,18 @@ export interface JobRunnerDependencies {
   readonly work?: Partial<JobWork>;
   /** Where failures that end no job are told (a lost heartbeat, a failed release). */
   readonly warn?: (message: string) => void;
+  /** The search index INDEX jobs write (DECISIONS.md §12); absent: INDEX jobs fail saying so. */
+  readonly indexing?: JobIndexing;
+  /** Told of what an apply or undo wrote, so the view's search index follows. */
+  readonly upkeep?: IndexUpkeep;
 }
 
 export interface JobRunnerSettings {
   /** Requests in flight per job toward the repository. */
   readonly concurrency: number;
   readonly maxResources: number;
+  /** The most resources an INDEX job may index (a whole repository); default `maxResources`. */
+  readonly indexMaxResources?: number;
   readonly leaseMs: number;
   /** How often progress is flushed and the lease renewed; default min(1 s, lease / 3). */
   readonly heartbeatMs?: number;
@@ -110,8 +117,11 @@ export class JobRunner {
         operators: this.deps.operators,
         concurrency: this.settings.concurrency,
         maxResources: this.settings.maxResources,
+        indexMaxResources: this.settings.indexMaxResources ?? this.settings.maxResources,
         now: this.now,
         closing: () => this.closing,
+        indexing: this.deps.indexing,
+        upkeep: this.deps.upkeep,
       },
       job,
       lease,

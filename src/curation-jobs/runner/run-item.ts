@@ -13,6 +13,10 @@ export function itemOf(item: RunItem): NewJobItem {
       size: item.size,
       error: item.error,
     };
+  if (item.kind === 'INDEX')
+    return item.error === null
+      ? { contextUri: item.contextUri, outcome: 'INDEXED' }
+      : { contextUri: item.contextUri, outcome: 'FAILED', error: item.error };
   if (item.error !== null)
     return { contextUri: item.contextUri, outcome: 'FAILED', etag: item.etag, error: item.error };
   const changes = item.removed.length > 0 || item.added.length > 0;
@@ -30,5 +34,7 @@ export function itemOf(item: RunItem): NewJobItem {
 export function countOf(item: RunItem): 'changed' | 'failed' | 'unchanged' {
   if (item.kind === 'FIXITY') return item.status === 'SUCCESS' ? 'changed' : 'failed';
   if (item.error !== null) return 'failed';
+  // INDEX: a document written counts as changed (the index changed).
+  if (item.kind === 'INDEX') return 'changed';
   return item.removed.length > 0 || item.added.length > 0 ? 'changed' : 'unchanged';
 }

@@ -2,12 +2,13 @@ import type { Quad } from '@rdfjs/types';
 import type { Operator } from '../../operators/operator.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import type { Schema } from '../../schemas/schema.js';
+import type { SearchDocument } from '../../search/search.js';
 import type { JobKind, JobScope } from '../curation-job.js';
 
 /**
  * The ports between a job's runner (which owns state, leases and the database) and the work itself (which
- * only talks to the repository through the view's adapter). Implementations: `run-scope.ts` (walk and map or
- * check), `write-changes.ts` (apply and undo).
+ * only talks to the repository through the view's adapter). Implementations: `run-scope.ts` (walk and map,
+ * check or index), `write-changes.ts` (apply and undo).
  */
 
 /** The view a job works in, already opened and permission-checked. */
@@ -16,12 +17,27 @@ export interface JobTarget {
   /** The view's schemas, in the view's order: they name predicates as `abbreviation:localName`. */
   readonly schemas: readonly Schema[];
   readonly rootUri: string;
+  /**
+   * Search on this view, where QUERY and MEMBERS scopes find their resources (DECISIONS.md §12); absent
+   * where the runner has no search (such a job then fails, saying so).
+   */
+  readonly scopes?: ViewScopes;
+}
+
+/** `ScopeFinder` (src/search/search.ts) bound to one view. */
+export interface ViewScopes {
+  /** The IRIs `query` matches within `contextUri` (transitively), streamed. Throws `InvalidQueryError`. */
+  matching(contextUri: string, query: string): AsyncIterable<string>;
+  /** The resources the index knows to name `contextUri` with pcdm:memberOf. */
+  membersOf(contextUri: string): Promise<string[]>;
 }
 
 export interface RunRequest {
   readonly kind: JobKind;
   readonly contextUri: string;
   readonly scope: JobScope;
+  /** QUERY scope: the query whose hits are the resources (the job's `query`). */
+  readonly query?: string | null;
   /** MAPPING: the stored operators, in the order they run. */
   readonly operators: readonly Operator[];
   /** Requests in flight toward the repository at once (default 4). */
@@ -54,13 +70,20 @@ export type RunItem =
       readonly messageDigest: string | null;
       readonly size: string | null;
       readonly error: string | null;
+    }
+  | {
+      readonly kind: 'INDEX';
+      readonly contextUri: string;
+      /** The resource's search document (search-document.ts); null when it could not be read. */
+      readonly document: SearchDocument | null;
+      readonly error: string | null;
     };
 
 /** Where a run reports; the runner persists and counts. */
 export interface RunSink {
   /** Already processed by an earlier attempt of this job (resume): not processed again, not recounted. */
   isDone(contextUri: string): boolean;
-  /** `count` more resources (MAPPING) or binaries (FIXITY) were found in scope. */
+  /** `count` more resources (MAPPING, INDEX) or binaries (FIXITY) were found in scope. */
   found(count: number): void;
   /** Persists one processed resource; awaited before the resource counts as done. */
   record(item: RunItem): Promise<void>;
@@ -69,7 +92,8 @@ export interface RunSink {
 }
 
 export type RunOutcome =
-  | { readonly ended: 'COMPLETE' }
+  /** `note`: what the job's message adds (a QUERY or MEMBERS scope that held nothing says why). */
+  | { readonly ended: 'COMPLETE'; readonly note?: string }
   | { readonly ended: 'CANCELLED' }
   /** The run could not go on (scope too large, the context missing, …); `message` says why. */
   | { readonly ended: 'FAILED'; readonly message: string };
@@ -115,3 +139,24 @@ export type WriteOutcome =
   | { readonly ended: 'CANCELLED'; readonly message: string }
   /** LDP: `written` resources were written before the failure; FEDORA: none (rolled back). */
   | { readonly ended: 'FAILED'; readonly written: readonly string[]; readonly message: string };
+
+/**
+ * Where an INDEX job writes (DECISIONS.md §12): the search index of its view. The runner writes a batch of
+ * documents before it records their items, so a resource counted done is in the index.
+ */
+export interface JobIndexing {
+  /** Adds or replaces these documents in the view's index, in one batch. */
+  write(viewId: number, documents: readonly SearchDocument[]): Promise<void>;
+  /**
+   * An INDEX job's walk of a SUBTREE ended complete: removes the view's documents at or below `within`
+   * (null: the whole view) that this job did not write (indexed before `since`, the job's first start),
+   * and, when the job covered the whole view, records when it was indexed and by which job. Answers how
+   * many documents went.
+   */
+  finish(run: {
+    readonly jobId: number;
+    readonly viewId: number;
+    readonly within: string | null;
+    readonly since: number;
+  }): Promise<number>;
+}

@@ -188,6 +188,47 @@ describe('runScope on the embedded repository (FEDORA)', () => {
     );
   });
 
+  it('INDEX: one item per resource carrying its search document, read once each, nothing written', async () => {
+    const { adapter: watched, counts } = counting(adapter);
+    const { sink, items, found } = memorySink();
+    const outcome = await runScope(
+      request({ kind: 'INDEX', contextUri: col, operators: [] }),
+      { ...target, adapter: watched },
+      sink,
+    );
+    expect(outcome).toEqual({ ended: 'COMPLETE' });
+    expect(found()).toBe(4);
+    expect(counts.described).toHaveLength(4);
+    expect(counts.writes).toBe(0);
+    const documents = new Map(
+      items.map((item) => [item.contextUri, item.kind === 'INDEX' ? item.document : undefined]),
+    );
+    expect([...documents.keys()].sort()).toEqual([col, draft, kept, binary].sort());
+    expect(documents.get(draft)).toMatchObject({
+      iri: draft,
+      parent: col,
+      name: 'First draft',
+      binary: false,
+      fields: [{ predicate: TITLE, value: 'First draft', language: 'en', isIri: false }],
+    });
+    expect(documents.get(binary)).toMatchObject({ binary: true, name: 'hello.txt', mimeType: 'text/plain' });
+    expect(items.every((item) => item.kind === 'INDEX' && item.error === null)).toBe(true);
+  });
+
+  it('INDEX past its limit fails, saying the documents written stay', async () => {
+    const { sink } = memorySink();
+    const outcome = await runScope(
+      request({ kind: 'INDEX', contextUri: col, operators: [], maxResources: 2 }),
+      target,
+      sink,
+    );
+    expect(outcome).toEqual({
+      ended: 'FAILED',
+      message:
+        'The scope holds more than 2 resources (the limit of an INDEX job); the documents indexed so far stay and none was removed',
+    });
+  });
+
   it('FIXITY: one item per binary, checked within the concurrency', async () => {
     const second = await adapter.uploadBinary(draft, {
       content: Readable.from([Buffer.from('world')]),

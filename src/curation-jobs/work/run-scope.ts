@@ -1,22 +1,30 @@
 import { applyOperators, type ApplyContext } from '../../operators/engine/apply-operators.js';
 import type { Operator } from '../../operators/operator.js';
 import type { FixityResult, ResourceDescription } from '../../repository-adapters/repository-adapter.js';
+import { documentOf } from '../../search/search-document.js';
 import { CapabilityUnsupportedError } from '../../shared/errors.js';
 import { FieldNaming } from './field-naming.js';
 import type { JobTarget, RunItem, RunOutcome, RunRequest, RunSink } from './job-work.js';
 import { changesBetween, readMetadata } from './metadata-document.js';
-import { walkScope, type ScopeEntry } from './scope-walk.js';
+import { scopeEntries, unlistable } from './scope-entries.js';
+import type { ScopeEntry } from './scope-walk.js';
+import { isListedScope } from '../curation-job.js';
 
 /**
- * The RUN phase of a job (DECISIONS.md §9): walks the scope and records one item per resource (MAPPING: the
- * triples the operators would remove and add; FIXITY: one per binary). Nothing is written to the repository.
+ * The RUN phase of a job (DECISIONS.md §9): walks the scope (or, QUERY and MEMBERS, the list search gives:
+ * scope-entries.ts) and records one item per resource (MAPPING: the triples the operators would remove and
+ * add; FIXITY: one per binary; INDEX: the resource's search document, which the runner writes into the
+ * index). Nothing is written to the repository.
  * Resumable: resources the sink already holds are walked through (their children still count) but not
  * processed or counted again. Only a missing context, a scope larger than `maxResources`, a kind the
  * repository cannot serve, or a failing sink end the run early; a resource that fails is an item with an error.
  */
 export async function runScope(request: RunRequest, target: JobTarget, sink: RunSink): Promise<RunOutcome> {
+  const noSearch = unlistable(target, request.scope);
+  if (noSearch !== undefined) return { ended: 'FAILED', message: noSearch };
   if (request.kind === 'MAPPING')
     return walkAndRecord(request, target, sink, mappingOf(request.operators, target));
+  if (request.kind === 'INDEX') return walkAndRecord(request, target, sink, INDEXING);
   const fixity = target.adapter.fixity;
   if (fixity === undefined) {
     const why = new CapabilityUnsupportedError('fixity checks', target.adapter.kind).message;
@@ -36,7 +44,7 @@ async function walkAndRecord<T>(
   sink: RunSink,
   processing: Processing<T>,
 ): Promise<RunOutcome> {
-  const walk = walkScope(target.adapter, request.contextUri, request.scope, {
+  const walk = scopeEntries(target, request, {
     concurrency: request.concurrency,
     // MAPPING: every resource in scope is one item; FIXITY counts binaries, once described (prefetch).
     ...(processing.counts === 'RESOURCES' && {
@@ -54,9 +62,14 @@ async function walkAndRecord<T>(
       if (sink.cancelled()) return { ended: 'CANCELLED' };
       seen += 1;
       if (seen > request.maxResources) {
+        // An INDEX job has written documents already: they stay, and nothing is swept.
+        const kept =
+          request.kind === 'INDEX'
+            ? 'the documents indexed so far stay and none was removed'
+            : 'nothing was written';
         return {
           ended: 'FAILED',
-          message: `The scope holds more than ${request.maxResources} resources (the limit of a curation job); nothing was written`,
+          message: `The scope holds more than ${request.maxResources} resources (the limit of ${request.kind === 'INDEX' ? 'an INDEX' : 'a curation'} job); ${kept}`,
         };
       }
       if (sink.isDone(entry.uri)) continue;
@@ -72,6 +85,15 @@ async function walkAndRecord<T>(
     const why = error instanceof Error ? error.message : String(error);
     return { ended: 'FAILED', message: `The scope of ${request.contextUri} could not be walked: ${why}` };
   }
+  // A list that held nothing is a job with nothing to do, which completes; its message says why.
+  if (seen === 0 && isListedScope(request.scope))
+    return {
+      ended: 'COMPLETE',
+      note:
+        request.scope === 'QUERY'
+          ? `the query matched nothing within ${request.contextUri}`
+          : `${request.contextUri} has no members (pcdm:hasMember, pcdm:memberOf)`,
+    };
   return { ended: 'COMPLETE' };
 }
 
@@ -122,6 +144,31 @@ function mappingOf(operators: readonly Operator[], target: JobTarget): Processin
     },
   };
 }
+
+/**
+ * INDEX (DECISIONS.md §12): each resource's document, built by the one function that decides what is
+ * searched, from the description the walk read anyway (one describe per resource, nothing more).
+ */
+const INDEXING: Processing<undefined> = {
+  counts: 'RESOURCES',
+  itemOf(entry) {
+    if ('error' in entry)
+      return {
+        kind: 'INDEX',
+        contextUri: entry.uri,
+        document: null,
+        error: `${entry.uri} could not be read: ${entry.error}`,
+      };
+    const { description } = entry;
+    const document = documentOf({
+      iri: entry.uri,
+      parent: description.parent ?? null,
+      binary: description.isBinary,
+      quads: description.quads,
+    });
+    return { kind: 'INDEX', contextUri: entry.uri, document, error: null };
+  },
+};
 
 type FixityOutcome = { readonly result: FixityResult } | { readonly error: string } | undefined;
 

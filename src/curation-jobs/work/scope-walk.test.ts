@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import type { TestApp } from '../../../test/support/test-app.js';
-import type { JobScope } from '../curation-job.js';
+import type { ContainmentScope } from '../curation-job.js';
 import { runScope } from './run-scope.js';
 import { walkScope } from './scope-walk.js';
 import {
@@ -45,7 +45,7 @@ describe('walkScope on the embedded repository', () => {
     await t.close();
   });
 
-  const walk = async (scope: JobScope, concurrency: number) => {
+  const walk = async (scope: ContainmentScope, concurrency: number) => {
     const { adapter: watched, counts } = counting(adapter);
     const seen: string[] = [];
     for await (const entry of walkScope(watched, col, scope, { concurrency })) {

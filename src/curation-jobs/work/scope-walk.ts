@@ -1,5 +1,5 @@
 import type { RepositoryAdapter, ResourceDescription } from '../../repository-adapters/repository-adapter.js';
-import type { JobScope } from '../curation-job.js';
+import type { ContainmentScope } from '../curation-job.js';
 
 /** One resource of a scope: described, or why it could not be. */
 export type ScopeEntry<T> =
@@ -22,7 +22,7 @@ export interface ScopeWalkOptions<T> {
 }
 
 /** Described entries kept ready for a slow consumer, per slot: bounds memory, never the repository's pace. */
-const AHEAD_PER_SLOT = 4;
+export const AHEAD_PER_SLOT = 4;
 
 /** A container's children still to be described, consumed from `next`. */
 interface Frame {
@@ -47,7 +47,7 @@ interface Slot<T> {
 export async function* walkScope<T = undefined>(
   adapter: RepositoryAdapter,
   contextUri: string,
-  scope: JobScope,
+  scope: ContainmentScope,
   options: ScopeWalkOptions<T>,
 ): AsyncGenerator<ScopeEntry<T>> {
   const concurrency = Math.max(1, Math.floor(options.concurrency));

@@ -39,7 +39,7 @@ export const QUIET_TABLES = [
   // Migration 014: the search index is read fresh by every search; nothing keeps it.
   'search_documents',
   'search_fields',
-  'search_types',
+  'search_facet_values',
   // Migration 015: the search feed's queue and per-view state, read fresh by the feed and the routes.
   'search_pending',
   'search_views',

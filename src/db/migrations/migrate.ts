@@ -15,6 +15,7 @@ import { txStagedOrderMigration } from './012-tx-staged-order.js';
 import { curationJobItemWarningsMigration } from './013-curation-job-item-warnings.js';
 import { searchIndexMigration } from './014-search-index.js';
 import { searchFeedMigration } from './015-search-feed.js';
+import { curationJobQueryMigration } from './016-curation-job-query.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -34,6 +35,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '013-curation-job-item-warnings': curationJobItemWarningsMigration(),
     '014-search-index': searchIndexMigration(dialect),
     '015-search-feed': searchFeedMigration(dialect),
+    '016-curation-job-query': curationJobQueryMigration(),
   };
 }
 

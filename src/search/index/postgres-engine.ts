@@ -4,6 +4,7 @@ import { fold } from './fold.js';
 import {
   chunks,
   documentIds,
+  facetIds,
   type PreparedDocument,
   type SearchEngine,
   type TextSource,
@@ -55,6 +56,22 @@ export class PostgresEngine implements SearchEngine {
     };
   }
 
+  facetValues(): RawBuilder<unknown> {
+    return sql`(select u.k from hits cross join unnest(hits.facets) as u(k))`;
+  }
+
+  hasFacet(id: number): RawBuilder<boolean> {
+    return sql<boolean>`d.facets @> array[cast(${id} as integer)]`;
+  }
+
+  async addFacetValues(trx: Transaction<Database>, values: readonly string[]): Promise<void> {
+    // In one order, so two writers adding overlapping values wait for each other rather than deadlock.
+    const sorted = [...values].sort();
+    await sql`
+      insert into search_facet_values (value) select unnest(cast(${sorted} as text[]))
+      on conflict (value) do nothing`.execute(trx);
+  }
+
   bodyMatches(match: TextMatch): RawBuilder<boolean> {
     return sql<boolean>`d.tsv @@ ${tsquery(match)}`;
   }
@@ -95,29 +112,36 @@ export class PostgresEngine implements SearchEngine {
     documents: readonly PreparedDocument[],
     now: number,
   ): Promise<void> {
+    const ids = await facetIds(
+      trx,
+      this,
+      documents.flatMap((p) => p.facets),
+      trx,
+    );
     const column = <T>(pick: (p: PreparedDocument) => T): T[] => documents.map(pick);
     const { rows: written } = await sql<{ id: number; iri: string }>`
       insert into search_documents
-        (view_id, iri, parent, name, name_key, types, is_binary, mime_type, modified, indexed_at, body, tsv)
+        (view_id, iri, parent, name, name_key, types, is_binary, mime_type, modified, indexed_at, body, facets, tsv)
       select ${viewId}, x.iri, x.parent, x.name, x.name_key, x.types, x.is_binary, x.mime_type, x.modified,
-        ${now}, x.body, to_tsvector('scriptorium_english', x.folded)
+        ${now}, x.body, cast(x.facets as integer[]),
+        to_tsvector('scriptorium_english', x.folded)
       from unnest(
         cast(${column((p) => p.doc.iri)} as text[]), cast(${column((p) => p.doc.parent)} as text[]),
         cast(${column((p) => p.doc.name)} as text[]), cast(${column((p) => p.nameKey)} as text[]),
         cast(${column((p) => JSON.stringify(p.doc.types))} as text[]),
         cast(${column((p) => (p.doc.binary ? 1 : 0))} as integer[]),
         cast(${column((p) => p.doc.mimeType)} as text[]), cast(${column((p) => p.doc.modified)} as bigint[]),
-        cast(${column((p) => p.body)} as text[]), cast(${column((p) => p.folded)} as text[])
-      ) as x(iri, parent, name, name_key, types, is_binary, mime_type, modified, body, folded)
+        cast(${column((p) => p.body)} as text[]), cast(${column((p) => p.folded)} as text[]),
+        cast(${column((p) => `{${p.facets.map((value) => ids.get(value)).join(',')}}`)} as text[])
+      ) as x(iri, parent, name, name_key, types, is_binary, mime_type, modified, body, folded, facets)
       on conflict (view_id, iri) do update set
         parent = excluded.parent, name = excluded.name, name_key = excluded.name_key,
         types = excluded.types, is_binary = excluded.is_binary, mime_type = excluded.mime_type,
-        modified = excluded.modified, indexed_at = excluded.indexed_at, body = excluded.body, tsv = excluded.tsv
+        modified = excluded.modified, indexed_at = excluded.indexed_at, body = excluded.body, facets = excluded.facets, tsv = excluded.tsv
       returning id, iri`.execute(trx);
     const idOf = documentIds(written);
     const idList = written.map((row) => row.id);
     await sql`delete from search_fields where document_id = any(cast(${idList} as bigint[]))`.execute(trx);
-    await sql`delete from search_types where document_id = any(cast(${idList} as bigint[]))`.execute(trx);
     const fields = documents.flatMap((p) => p.fields.map((field) => ({ field, document: idOf(p.doc.iri) })));
     await sql`
       insert into search_fields (document_id, predicate, value, language, is_iri, tsv)
@@ -129,13 +153,5 @@ export class PostgresEngine implements SearchEngine {
         cast(${fields.map((f) => (f.field.isIri ? 1 : 0))} as integer[]),
         cast(${fields.map((f) => f.field.folded)} as text[])
       ) as x(document_id, predicate, value, language, is_iri, folded)`.execute(trx);
-    const types = documents.flatMap((p) =>
-      [...new Set(p.doc.types)].map((type) => ({ type, document: idOf(p.doc.iri) })),
-    );
-    await sql`
-      insert into search_types (document_id, type)
-      select * from unnest(cast(${types.map((t) => t.document)} as bigint[]), cast(${types.map((t) => t.type)} as text[]))`.execute(
-      trx,
-    );
   }
 }

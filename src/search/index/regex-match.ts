@@ -32,11 +32,19 @@ export function matchingDocuments(
 ): Set<number> {
   const regex = compileTermRegex(pattern);
   const found = new Set<number>();
+  // Values repeat (dates, subjects): each distinct value is matched once.
+  const answers = new Map<string, boolean>();
   let examined = 0;
   for (const { id, value } of values) {
     if (examined++ % CLOCK_EVERY === 0 && performance.now() - started > bounds.maxMillis)
       throw tooSlow(pattern, bounds);
-    if (!found.has(id) && regex.test(value)) found.add(id);
+    if (found.has(id)) continue;
+    let matches = answers.get(value);
+    if (matches === undefined) {
+      matches = regex.test(value);
+      answers.set(value, matches);
+    }
+    if (matches) found.add(id);
   }
   return found;
 }

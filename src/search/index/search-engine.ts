@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, SqlDialect } from '../../db/database.js';
 import type { SearchDocument } from '../search.js';
 import { fold, nameKey } from './fold.js';
@@ -20,20 +20,38 @@ export interface PreparedDocument {
   readonly folded: string;
   readonly nameKey: string;
   readonly fields: readonly PreparedField[];
+  /** Its facet values, distinct: `1` + each type, `2` + each predicate, `3` + its media type. */
+  readonly facets: readonly string[];
 }
 
-/** Longest IRI the index takes: indexed IRIs must fit a B-tree entry on both engines. */
-export const MAX_IRI_LENGTH = 1000;
+/** A facet value's first character: which facet it counts for. */
+export const FACET_TYPE = '1';
+export const FACET_PREDICATE = '2';
+export const FACET_MEDIA_TYPE = '3';
 
 /**
- * The text searched for a document: its literal values as written, one per line, and its name when that
- * is none of them (a binary's file name) and not just its IRI.
+ * Longest IRI (and parent IRI) the index takes, in UTF-8 bytes: the parent, the name key and the IRI
+ * together must fit one B-tree entry (PostgreSQL refuses entries over ~2.7 kB).
+ */
+export const MAX_IRI_BYTES = 1000;
+
+function checkIri(iri: string | null): void {
+  if (iri !== null && Buffer.byteLength(iri) > MAX_IRI_BYTES)
+    throw new Error(
+      `cannot index ${iri.slice(0, 80)}…: IRIs and media types over ${MAX_IRI_BYTES} bytes are not indexed`,
+    );
+}
+
+/**
+ * What the tables need of a document. The text searched is its literal values as written, one per line,
+ * and its name when that is none of them (a binary's file name) and not just its IRI. An IRI, predicate,
+ * type or media type too long for an index entry is refused (the whole batch, with the reason).
  */
 export function prepare(doc: SearchDocument): PreparedDocument {
-  if (doc.iri.length > MAX_IRI_LENGTH)
-    throw new Error(
-      `cannot index ${doc.iri.slice(0, 80)}…: IRIs over ${MAX_IRI_LENGTH} characters are not indexed`,
-    );
+  checkIri(doc.iri);
+  checkIri(doc.parent);
+  for (const iri of [...doc.types, ...doc.fields.map((field) => field.predicate), doc.mimeType])
+    checkIri(iri);
   const literals = doc.fields.filter((field) => !field.isIri).map((field) => field.value);
   const lines = doc.name !== doc.iri && !literals.includes(doc.name) ? [doc.name, ...literals] : literals;
   const body = lines.join('\n');
@@ -42,6 +60,13 @@ export function prepare(doc: SearchDocument): PreparedDocument {
     body,
     folded: fold(body),
     nameKey: nameKey(doc.name),
+    facets: [
+      ...new Set([
+        ...doc.types.map((type) => `${FACET_TYPE}${type}`),
+        ...doc.fields.map((field) => `${FACET_PREDICATE}${field.predicate}`),
+        ...(doc.mimeType === null ? [] : [`${FACET_MEDIA_TYPE}${doc.mimeType}`]),
+      ]),
+    ],
     fields: doc.fields.map((field) => ({ ...field, folded: field.isIri ? null : fold(field.value) })),
   };
 }
@@ -57,8 +82,9 @@ export interface TextSource {
 }
 
 /**
- * What differs between SQLite FTS5 and PostgreSQL full-text search; everything else (scope, HAS, TYPE,
- * sorting, facets, REGEX) is the same SQL on both, in search-index.store.ts.
+ * What differs between SQLite FTS5 and PostgreSQL full-text search: matching and ranking words, cutting
+ * snippets, how a document keeps its facet ids and how rows travel to the tables. Scope, sorting, counting
+ * facets and REGEX are the same SQL on both, in search-index.store.ts.
  */
 export interface SearchEngine {
   readonly dialect: SqlDialect;
@@ -66,6 +92,12 @@ export interface SearchEngine {
   inValues(expression: RawBuilder<unknown>, values: readonly (string | number)[]): RawBuilder<boolean>;
   /** The documents `d`, narrowed to those whose text matches every one of `words` (none: all). */
   source(words: readonly TextMatch[]): TextSource;
+  /** A subquery of one column `k`: every facet value id of every row of the CTE `hits` (its `facets`). */
+  facetValues(): RawBuilder<unknown>;
+  /** `d` has the facet value of this id (HAS: a predicate's, TYPE: a type's; 0: one never indexed). */
+  hasFacet(id: number): RawBuilder<boolean>;
+  /** Adds the facet values the dictionary does not have yet (ids are looked up after). */
+  addFacetValues(trx: Transaction<Database>, values: readonly string[]): Promise<void>;
   /** `d`'s text matches the word or phrase (for negated terms). */
   bodyMatches(match: TextMatch): RawBuilder<boolean>;
   /** One of `d`'s literal values of `predicate` matches the word or phrase. */
@@ -106,4 +138,21 @@ export function documentIds(rows: readonly { id: number; iri: string }[]): (iri:
     if (id === undefined) throw new Error(`the index wrote no row for ${iri}`);
     return id;
   };
+}
+
+/** The dictionary ids of these facet values; `add` first adds those it does not have (inside a write). */
+export async function facetIds(
+  db: Kysely<Database>,
+  engine: SearchEngine,
+  values: readonly string[],
+  add: Transaction<Database> | null,
+): Promise<Map<string, number>> {
+  const unique = [...new Set(values)];
+  if (unique.length === 0) return new Map();
+  if (add !== null) await engine.addFacetValues(add, unique);
+  const { rows } = await sql<{ id: number; value: string }>`
+    select id, value from search_facet_values where ${engine.inValues(sql`value`, unique)}`.execute(
+    add ?? db,
+  );
+  return new Map(rows.map((row) => [row.value, row.id]));
 }

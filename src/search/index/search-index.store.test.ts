@@ -254,11 +254,14 @@ describe('terms joined by AND', () => {
 });
 
 describe('scope', () => {
-  it('a container and everything below it, not its siblings that share its IRI prefix (c1 and c10)', async () => {
+  it('a container and everything below it, not its siblings that share its IRI prefix (c1, c10, c1-annex)', async () => {
     const c1 = CONTAINERS[1]!;
     await expectSame([], c1);
     await expectSame([word('bridge')], c1);
     expect(expected([], c1).some((iri) => iri.startsWith(`${ROOT}/c10`))).toBe(false);
+    expect(expected([], c1)).not.toContain(`${ROOT}/c1-annex`);
+    expect(expected([], c1)).not.toContain(`${ROOT}/c1.json`);
+    expect(A.map((d) => d.iri)).toContain(`${ROOT}/c1-annex`);
     expect(expected([], `${ROOT}/c1`)).toEqual(expected([], c1));
   });
 
@@ -369,6 +372,20 @@ describe('hits, facets and snippets', () => {
       const results = await store.search(query(terms, { limit: 5 }), BOUNDS);
       expect(results.facets).toEqual(facetsOf(bruteForce(A, terms)));
     }
+  });
+
+  it('without facets: the same total and page, empty facet lists', async () => {
+    const terms = [word('bridge', { negated: true })];
+    const within = CONTAINERS[8];
+    const full = await store.search(query(terms, { within, childrenOnly: true, limit: 10 }), BOUNDS);
+    const bare = await store.search(
+      { ...query(terms, { within, childrenOnly: true, limit: 10 }), facets: false },
+      BOUNDS,
+    );
+    expect(bare.total).toBe(expected(terms, within, true).length);
+    expect(bare.hits).toEqual(full.hits);
+    expect(bare.facets).toEqual({ types: [], predicates: [], mimeTypes: [] });
+    expect(full.facets.predicates.length).toBeGreaterThan(0);
   });
 
   it('a snippet shows the text as written with the matched words marked; none without words', async () => {
@@ -526,6 +543,28 @@ describe('writing', () => {
     expect(await store.naming(viewC(), MEMBER_OF, 'http://example.org/c')).toEqual([]);
   });
 
+  it('an IRI too long for an index entry is refused with the reason, and the batch is not written', async () => {
+    const long = { ...base, iri: `http://example.org/c/${'x'.repeat(1000)}` };
+    await expect(store.upsert(viewC(), [base, long])).rejects.toThrow(/over 1000 bytes/);
+    expect(await store.count(viewC())).toBe(0);
+  });
+
+  it('two writers of overlapping documents at once both succeed (no deadlock, no duplicate)', async () => {
+    // Large enough that the transactions overlap; in opposite orders, with new types (facet values) each.
+    const docs = Array.from({ length: 1500 }, (_, i) => ({
+      ...base,
+      iri: `http://example.org/c/${String(i).padStart(4, '0')}`,
+      types: [`http://example.org/t/${i % 300}`],
+    }));
+    await Promise.all([
+      store.upsert(viewC(), docs),
+      store.upsert(viewC(), [...docs].reverse()),
+      store.upsert(viewC(), docs.slice(500, 1000)),
+    ]);
+    expect(await store.count(viewC())).toBe(1500);
+    expect((await inC([type('http://example.org/t/7')])).total).toBe(5);
+  });
+
   it('the last of two documents with one IRI in a batch wins', async () => {
     await store.upsert(viewC(), [base, { ...base, name: 'Second', fields: [] }]);
     expect(await store.summaries(viewC(), [base.iri])).toEqual(
@@ -624,6 +663,17 @@ describe('writing', () => {
       await expect(inC([word(w)])).resolves.toBeDefined();
     expect((await inC([word('(keeper)')])).total).toBe(1);
     expect((await inC([word('keeper:*')])).total).toBe(1);
+  });
+
+  it('text written decomposed (NFD) or in Greek capitals is found by its folded words and marked whole', async () => {
+    const title = 'Le Cafe\u0301 de Flore, ΟΔΟΣ Σταδίου, Straße';
+    await store.upsert(viewC(), [
+      { ...base, name: title, fields: [{ predicate: TITLE, value: title, language: null, isIri: false }] },
+    ]);
+    for (const w of ['café', 'CAFE', 'οδος', 'ΟΔΟΣ', 'σταδιου', 'straße'])
+      expect((await inC([word(w, { predicate: TITLE })])).total, w).toBe(1);
+    const { hits } = await inC([word('cafe')]);
+    expect(hits[0]!.snippet).toContain('**Cafe\u0301**');
   });
 
   it('a snippet of a long text is cut around the match, marked as cut', async () => {

@@ -17,13 +17,23 @@ import type {
 } from '../search.js';
 import { PostgresEngine } from './postgres-engine.js';
 import { matchingDocuments, tooManyValues, type CandidateValue } from './regex-match.js';
-import { prepare, type SearchEngine, type TextSource } from './search-engine.js';
+import {
+  FACET_MEDIA_TYPE,
+  FACET_PREDICATE,
+  FACET_TYPE,
+  facetIds,
+  prepare,
+  type SearchEngine,
+  type TextSource,
+} from './search-engine.js';
 import { snippetOf } from './snippet.js';
 import { SqliteEngine } from './sqlite-engine.js';
 import { textMatchOf, type TextMatch } from './text-match.js';
 
 /** Values per facet list (DECISIONS.md §12), the most frequent first. */
 export const FACET_LIMIT = 50;
+const NO_FACETS: SearchFacets = { types: [], predicates: [], mimeTypes: [] };
+
 /** IRIs per page of `matching` and per statement of `summaries` and `remove`. */
 const PAGE = 1000;
 /** `naming` compares this many code points through the index, then the whole value. */
@@ -104,7 +114,10 @@ export class SqlSearchIndexStore implements SearchIndexStore {
 
   async search(query: IndexQuery, bounds: RegexBounds): Promise<IndexResults> {
     const selection = await this.select(query.scope, query.terms, bounds);
-    const { total, facets } = await this.stats(selection);
+    const { total, facets } =
+      query.facets === false
+        ? { total: await this.total(selection), facets: NO_FACETS }
+        : await this.stats(selection);
     const hits = query.limit > 0 && total > query.offset ? await this.page(selection, query) : [];
     return { total, hits, facets };
   }
@@ -167,6 +180,20 @@ export class SqlSearchIndexStore implements SearchIndexStore {
   ): Promise<Selection> {
     const words: TextMatch[] = [];
     const conditions: RawBuilder<boolean>[] = [scopeConditions(scope)];
+    // HAS and TYPE test the documents' facet ids: one look-up for all of them (0: never indexed).
+    const ids = await facetIds(
+      this.db,
+      this.engine,
+      terms.flatMap((term) =>
+        term.kind === 'HAS'
+          ? [`${FACET_PREDICATE}${term.predicate}`]
+          : term.kind === 'TYPE'
+            ? [`${FACET_TYPE}${term.type}`]
+            : [],
+      ),
+      null,
+    );
+    const hasFacet = (value: string) => this.engine.hasFacet(ids.get(value) ?? 0);
     const regexes: Extract<QueryTerm, { kind: 'REGEX' }>[] = [];
     for (const term of terms) {
       switch (term.kind) {
@@ -180,15 +207,18 @@ export class SqlSearchIndexStore implements SearchIndexStore {
           break;
         }
         case 'HAS':
-          conditions.push(negate(term.negated, hasPredicate(term.predicate)));
-          break;
-        case 'TYPE':
           conditions.push(
             negate(
               term.negated,
-              sql<boolean>`exists (select 1 from search_types ty where ty.document_id = d.id and ty.type = ${term.type})`,
+              // Types are kept apart from statements: `has:rdf:type` asks whether there are any.
+              term.predicate === RDF_TYPE
+                ? sql<boolean>`d.types <> '[]'`
+                : hasFacet(`${FACET_PREDICATE}${term.predicate}`),
             ),
           );
+          break;
+        case 'TYPE':
+          conditions.push(negate(term.negated, hasFacet(`${FACET_TYPE}${term.type}`)));
           break;
         case 'BINARY':
           conditions.push(sql<boolean>`d.is_binary = ${term.value !== term.negated ? 1 : 0}`);
@@ -225,38 +255,48 @@ export class SqlSearchIndexStore implements SearchIndexStore {
     return { source, filter: filter(), words };
   }
 
-  /** The total and the facets over every hit, in one statement over the hits computed once. */
+  private async total(selection: Selection): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from ${selection.source.from} where ${selection.filter}`.execute(this.db);
+    return rows[0]?.n ?? 0;
+  }
+
+  /**
+   * The total and the facets over every hit, in one statement: the hits' rows are read once, the ids in
+   * their `facets` column counted, and the most frequent of each kind named from the dictionary.
+   */
   private async stats(selection: Selection): Promise<{ total: number; facets: SearchFacets }> {
-    const { rows } = await sql<{ kind: number; value: string | null; n: number }>`
-      with hits as materialized (select d.id from ${selection.source.from} where ${selection.filter})
+    const { rows } = await sql<{ kind: string; value: string; n: number }>`
+      with hits as materialized (select d.facets from ${selection.source.from} where ${selection.filter}),
+      counted as (select k, count(*) as n from ${this.engine.facetValues()} as facet_values group by k)
       select kind, value, n from (
-        select kind, value, n, row_number() over (partition by kind order by n desc, value) as r from (
-          select 0 as kind, '' as value, count(*) as n from hits
-          union all
-          select 1, ty.type, count(*) from hits h join search_types ty on ty.document_id = h.id
-          group by ty.type
-          union all
-          select 2, f.predicate, count(distinct f.document_id) from hits h
-          join search_fields f on f.document_id = h.id group by f.predicate
-          union all
-          select 3, d.mime_type, count(*) from hits h join search_documents d on d.id = h.id
-          where d.mime_type is not null group by d.mime_type
-        ) counted
+        select substr(v.value, 1, 1) as kind, substr(v.value, 2) as value, c.n as n,
+          row_number() over (partition by substr(v.value, 1, 1) order by c.n desc, v.value) as r
+        from counted c join search_facet_values v on v.id = c.k
+        union all
+        select '0', '', count(*), 1 from hits
       ) ranked
       where r <= ${FACET_LIMIT}
       order by kind, r`.execute(this.db);
     let total = 0;
-    const lists = new Map<number, FacetCount[]>([
-      [1, []],
-      [2, []],
-      [3, []],
+    const lists = new Map<string, FacetCount[]>([
+      [FACET_TYPE, []],
+      [FACET_PREDICATE, []],
+      [FACET_MEDIA_TYPE, []],
     ]);
     for (const row of rows) {
-      if (row.kind === 0) total = row.n;
-      else lists.get(row.kind)?.push({ value: row.value ?? '', count: row.n });
+      if (row.kind === '0') total = row.n;
+      else lists.get(row.kind)?.push({ value: row.value, count: row.n });
     }
-    const list = (kind: number): FacetCount[] => lists.get(kind) ?? [];
-    return { total, facets: { types: list(1), predicates: list(2), mimeTypes: list(3) } };
+    const list = (kind: string): FacetCount[] => lists.get(kind) ?? [];
+    return {
+      total,
+      facets: {
+        types: list(FACET_TYPE),
+        predicates: list(FACET_PREDICATE),
+        mimeTypes: list(FACET_MEDIA_TYPE),
+      },
+    };
   }
 
   /** One page of hits in the query's order (each order ends with the IRI, so pages never shift). */
@@ -268,6 +308,13 @@ export class SqlSearchIndexStore implements SearchIndexStore {
         : query.sort === 'relevance' && source.rank !== null
           ? sql`${source.rank}, d.iri`
           : sql`d.modified desc nulls last, d.iri`;
+    // The page's ids first, sorting only what the order needs; then the page's rows (a sort that carried
+    // every column of every hit would move each hit's text through the sorter).
+    const { rows: page } = await sql<{ iri: string }>`
+      select d.iri from ${source.from} where ${filter}
+      order by ${order} limit ${query.limit} offset ${query.offset}`.execute(this.db);
+    if (page.length === 0) return [];
+    // By IRI (the view's unique index), so that a page in name order is read from its index alone.
     const { rows } = await sql<{
       id: number;
       iri: string;
@@ -279,9 +326,16 @@ export class SqlSearchIndexStore implements SearchIndexStore {
     }>`
       select d.id, d.iri, d.name, d.types, d.is_binary, d.modified,
         ${words.length > 0 ? sql`d.body` : sql`null`} as body
-      from ${source.from} where ${filter}
-      order by ${order} limit ${query.limit} offset ${query.offset}`.execute(this.db);
-    const documents = rows.map((row) => ({ ...row, body: row.body ?? '' }));
+      from search_documents d
+      where d.view_id = ${query.scope.viewId} and ${this.engine.inValues(
+        sql`d.iri`,
+        page.map((row) => row.iri),
+      )}`.execute(this.db);
+    const byIri = new Map(rows.map((row) => [row.iri, { ...row, body: row.body ?? '' }]));
+    const documents = page.flatMap((row) => {
+      const document = byIri.get(row.iri);
+      return document === undefined ? [] : [document];
+    });
     const fragments =
       words.length > 0 && documents.length > 0
         ? await this.engine.fragments(this.db, words, documents)
@@ -307,14 +361,9 @@ function scopeConditions(scope: SearchScope): RawBuilder<boolean> {
   // container's IRI may already end in '/'. Text order is code-point order (collate "C" on PostgreSQL).
   const below = within.endsWith('/') ? within : `${within}/`;
   const end = `${below.slice(0, -1)}0`;
-  return sql<boolean>`${view} and (d.iri = ${within} or (d.iri >= ${below} and d.iri < ${end}))`;
-}
-
-function hasPredicate(predicate: string): RawBuilder<boolean> {
-  // The index keeps types apart from statements (search_types), so `has:rdf:type` asks there.
-  if (predicate === RDF_TYPE)
-    return sql<boolean>`exists (select 1 from search_types ty where ty.document_id = d.id)`;
-  return sql<boolean>`exists (select 1 from search_fields f where f.document_id = d.id and f.predicate = ${predicate})`;
+  // One range the index can walk (`within` sorts before `within/`), then what lies between them
+  // (`within-old`, `within.txt`) left out.
+  return sql<boolean>`${view} and d.iri >= ${within} and d.iri < ${end} and (d.iri = ${within} or d.iri >= ${below})`;
 }
 
 function negate(negated: boolean, condition: RawBuilder<boolean>): RawBuilder<boolean> {

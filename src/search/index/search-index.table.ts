@@ -21,6 +21,14 @@ export interface SearchDocumentTable {
   indexed_at: number;
   /** The literal values (and a name that is none of them) as written, the text snippets are cut from. */
   body: string;
+  /** SQLite: the ids of the document's facet values as `,3,17,42,` (`,` for none); PostgreSQL: integer[]. */
+  facets: string;
+}
+
+/** Every facet value once: a kind digit (1 type, 2 predicate, 3 media type), then the value. */
+export interface SearchFacetValueTable {
+  id: Generated<number>;
+  value: string;
 }
 
 export interface SearchFieldTable {
@@ -31,9 +39,4 @@ export interface SearchFieldTable {
   value: string;
   language: string | null;
   is_iri: number;
-}
-
-export interface SearchTypeTable {
-  document_id: number;
-  type: string;
 }

@@ -7,6 +7,7 @@ export const CLOSE = '\u0003';
 /** How long a snippet may get (DECISIONS.md §12: ~200 characters). */
 const MAX_LENGTH = 220;
 const MARK = '**';
+const COMBINING = /^\p{M}$/u;
 
 /**
  * A hit's snippet (DECISIONS.md §12): the engine's fragment of the folded body (FTS5 `snippet()`,
@@ -22,7 +23,12 @@ export function snippetOf(body: string, fragment: string): string {
   if (at < 0) return tidy(fragment.replaceAll(OPEN, MARK).replaceAll(CLOSE, MARK), false, false);
   // Where folded unit `i` starts and ends in the body (always inside the arrays: `plain` was found).
   const startOf = (i: number): number => folded.starts[i] ?? 0;
-  const endOf = (i: number): number => folded.ends[i] ?? body.length;
+  // A combining mark written apart (NFD text) folds to nothing: it still belongs to the letter before it.
+  const endOf = (i: number): number => {
+    let end = folded.ends[i] ?? body.length;
+    while (end < body.length && COMBINING.test(body.charAt(end))) end++;
+    return end;
+  };
   const start = startOf(at);
   const end = endOf(at + plain.length - 1);
   const ranges = marks.map(([from, to]) => [startOf(at + from), endOf(at + to - 1)] as const);

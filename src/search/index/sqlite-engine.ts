@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import {
   chunks,
   documentIds,
+  facetIds,
   type PreparedDocument,
   type SearchEngine,
   type TextSource,
@@ -35,15 +36,31 @@ export class SqliteEngine implements SearchEngine {
     };
   }
 
+  facetValues(): RawBuilder<unknown> {
+    return sql`(select j.value as k from hits, json_each('[' || trim(hits.facets, ',') || ']') j)`;
+  }
+
+  hasFacet(id: number): RawBuilder<boolean> {
+    // `facets` is `,3,17,42,`: an id is there exactly when `,id,` is.
+    return sql<boolean>`instr(d.facets, ${`,${id},`}) > 0`;
+  }
+
+  async addFacetValues(trx: Transaction<Database>, values: readonly string[]): Promise<void> {
+    await sql`
+      insert into search_facet_values (value) select value from json_each(${JSON.stringify(values)}) where true
+      on conflict (value) do nothing`.execute(trx);
+  }
+
   bodyMatches(match: TextMatch): RawBuilder<boolean> {
     return sql<boolean>`d.id in (select rowid from search_text where search_text match ${fts5Query([match])})`;
   }
 
   fieldMatches(predicate: string, match: TextMatch): RawBuilder<boolean> {
+    // CROSS JOIN keeps SQLite from reordering: the matching values first, then their fields by id (the
+    // other way round reads every value of the predicate).
     return sql<boolean>`d.id in (
-      select f.document_id from search_fields f
-      where f.predicate = ${predicate}
-        and f.id in (select rowid from search_field_text where search_field_text match ${fts5Query([match])}))`;
+      select f.document_id from search_field_text cross join search_fields f on f.id = search_field_text.rowid
+      where search_field_text match ${fts5Query([match])} and f.predicate = ${predicate})`;
   }
 
   async fragments(
@@ -77,6 +94,12 @@ export class SqliteEngine implements SearchEngine {
     documents: readonly PreparedDocument[],
     now: number,
   ): Promise<void> {
+    const ids = await facetIds(
+      trx,
+      this,
+      documents.flatMap((p) => p.facets),
+      trx,
+    );
     const rows = documents.map((p) => [
       p.doc.iri,
       p.doc.parent,
@@ -87,26 +110,25 @@ export class SqliteEngine implements SearchEngine {
       p.doc.mimeType,
       p.doc.modified,
       p.body,
+      `,${p.facets.map((value) => ids.get(value)).join(',')},`,
     ]);
     // `where true`: SQLite's grammar needs it between INSERT … SELECT and ON CONFLICT.
     const { rows: written } = await sql<{ id: number; iri: string }>`
       insert into search_documents
-        (view_id, iri, parent, name, name_key, types, is_binary, mime_type, modified, indexed_at, body)
+        (view_id, iri, parent, name, name_key, types, is_binary, mime_type, modified, indexed_at, body, facets)
       select ${viewId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-        value ->> 6, value ->> 7, ${now}, value ->> 8
+        value ->> 6, value ->> 7, ${now}, value ->> 8, value ->> 9
       from json_each(${JSON.stringify(rows)}) where true
       on conflict (view_id, iri) do update set
         parent = excluded.parent, name = excluded.name, name_key = excluded.name_key,
         types = excluded.types, is_binary = excluded.is_binary, mime_type = excluded.mime_type,
-        modified = excluded.modified, indexed_at = excluded.indexed_at, body = excluded.body
+        modified = excluded.modified, indexed_at = excluded.indexed_at, body = excluded.body,
+        facets = excluded.facets
       returning id, iri`.execute(trx);
     const idOf = documentIds(written);
     const idList = JSON.stringify(written.map((row) => row.id));
-    // A replaced document's old statements, types and text go first (a trigger takes each field's text).
+    // A replaced document's old statements and text go first (a trigger takes each field's text).
     await sql`delete from search_fields where document_id in (select value from json_each(${idList}))`.execute(
-      trx,
-    );
-    await sql`delete from search_types where document_id in (select value from json_each(${idList}))`.execute(
       trx,
     );
     await sql`delete from search_text where rowid in (select value from json_each(${idList}))`.execute(trx);
@@ -121,7 +143,6 @@ export class SqliteEngine implements SearchEngine {
     let next = (top[0]?.last ?? 0) + 1;
     const fields: unknown[][] = [];
     const values: unknown[][] = [];
-    const types: unknown[][] = [];
     for (const p of documents) {
       const document = idOf(p.doc.iri);
       for (const field of p.fields) {
@@ -129,7 +150,6 @@ export class SqliteEngine implements SearchEngine {
         fields.push([id, document, field.predicate, field.value, field.language, field.isIri ? 1 : 0]);
         if (field.folded !== null) values.push([id, field.folded]);
       }
-      for (const type of new Set(p.doc.types)) types.push([document, type]);
     }
     await sql`
       insert into search_fields (id, document_id, predicate, value, language, is_iri)
@@ -138,8 +158,5 @@ export class SqliteEngine implements SearchEngine {
     await sql`
       insert into search_field_text (rowid, value)
       select value ->> 0, value ->> 1 from json_each(${JSON.stringify(values)})`.execute(trx);
-    await sql`
-      insert into search_types (document_id, type)
-      select value ->> 0, value ->> 1 from json_each(${JSON.stringify(types)})`.execute(trx);
   }
 }

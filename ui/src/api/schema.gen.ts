@@ -146,19 +146,21 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -185,10 +187,11 @@ export interface paths {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
-                        kind: "MAPPING" | "FIXITY";
+                        kind: "MAPPING" | "FIXITY" | "INDEX";
                         operators?: number[] | null;
+                        query?: string | null;
                         repositoryViewId: number;
-                        scope: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                        scope: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                     };
                 };
             };
@@ -217,19 +220,21 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -289,19 +294,21 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -365,19 +372,21 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -439,19 +448,21 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -644,19 +655,21 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
-                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS */
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
                                         changed?: number;
                                         done?: number;
                                         failed?: number;
                                         total?: number;
                                     };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
                                     repositoryViewId?: number;
                                     /** @enum {string} */
-                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE";
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -1603,7 +1616,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -1842,7 +1865,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2040,7 +2073,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2179,7 +2222,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2318,7 +2371,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2507,7 +2570,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2650,7 +2723,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -2781,7 +2864,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -3002,6 +3095,244 @@ export interface paths {
                                     messageDigest?: string;
                                     size?: string;
                                     status?: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repository-view-context/{type}/{repositoryViewId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search the view’s resources (below contextUri); a malformed query is INVALID on q */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Search this resource and what it contains, transitively (absolute, or relative to the view root; default the root) */
+                    contextUri?: string;
+                    /** @description 1: only the direct children of contextUri (not contextUri itself); absent: everything below */
+                    depth?: number;
+                    /** @description 1 to 100 */
+                    limit?: number;
+                    /** @description 0 to 10000 */
+                    offset?: number;
+                    /** @description Terms joined by AND (DECISIONS.md §12; at most 1000 characters, 20 terms): word, word*, "a phrase", -term (exclude), dcterms:title:word, dcterms:title:"a phrase", <iri>:word, has:dcterms:date, type:pcdm:Object, type:<iri>, binary:true|false, modified:>=2026-01-01 (>, >=, <, <=; UTC), dcterms:date:/^[0-9]{4}$/ (RE2, at most 200 characters, no flags: (?i) inside). Prefixes are the view’s schemas. An unquoted colon always makes a field term, so text with a colon (a URL, 10:30) is searched in quotes. Empty: everything. */
+                    q?: string;
+                    /** @description relevance, name or modified (newest first). Default: relevance when q has words or phrases, else modified */
+                    sort?: string;
+                };
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                SearchResults?: {
+                                    /** @description Over every hit: type IRIs, predicate IRIs and media types, with counts */
+                                    facets: {
+                                        mimeTypes: {
+                                            count: number;
+                                            value: string;
+                                        }[];
+                                        predicates: {
+                                            count: number;
+                                            value: string;
+                                        }[];
+                                        types: {
+                                            count: number;
+                                            value: string;
+                                        }[];
+                                    };
+                                    hits: {
+                                        /** @description The resource’s IRI, a context URI of the view */
+                                        contextUri: string;
+                                        /** @description epoch milliseconds */
+                                        modified: number | null;
+                                        /** @description As a context’s name: Root for the view’s root */
+                                        name: string;
+                                        /** @description True for a binary */
+                                        resource: boolean;
+                                        /** @description The matched text, matched words wrapped in **; null without words or phrases */
+                                        snippet: string | null;
+                                        /** @description rdf:type IRIs (full) */
+                                        types: string[];
+                                    }[];
+                                    /** @description epoch milliseconds of the view’s last complete indexing; null when unknown */
+                                    indexedAt: number | null;
+                                    limit: number;
+                                    offset: number;
+                                    total: number;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repository-view-context/{type}/{repositoryViewId}/search/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rebuild the view’s search index: starts an INDEX curation job of its root (INVALID while one runs) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                CurationJob?: {
+                                    contextUri?: string;
+                                    /** @description epoch milliseconds */
+                                    created?: number;
+                                    createdBy?: number;
+                                    dryRun?: boolean;
+                                    finished?: number | null;
+                                    id?: number;
+                                    /** @enum {string} */
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    message?: string | null;
+                                    operators?: number[];
+                                    progress?: {
+                                        /** @description MAPPING: resources that change; FIXITY: binaries checked SUCCESS; INDEX: documents written into the search index */
+                                        changed?: number;
+                                        done?: number;
+                                        failed?: number;
+                                        total?: number;
+                                    };
+                                    /** @description QUERY scope: the query; null for other scopes */
+                                    query?: string | null;
+                                    repositoryViewId?: number;
+                                    /** @enum {string} */
+                                    scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    started?: number | null;
+                                    /** @enum {string} */
+                                    state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repository-view-context/{type}/{repositoryViewId}/search/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The view’s search index: how it is kept, how many documents, when it was last indexed */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                SearchIndexStatus?: {
+                                    /** @description resources the view’s index holds */
+                                    documents?: number;
+                                    /** @description epoch milliseconds the view was last indexed whole; null: never */
+                                    indexedAt?: number | null;
+                                    /** @description the INDEX curation job that last indexed the view whole; null: none */
+                                    lastJobId?: number | null;
+                                    /**
+                                     * @description EMBEDDED: the embedded repository’s writes reach the index by themselves; JOB: INDEX curation jobs build it
+                                     * @enum {string}
+                                     */
+                                    mode?: "EMBEDDED" | "JOB";
+                                    repositoryViewId?: number;
                                 };
                             };
                         };
@@ -3305,7 +3636,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;
@@ -3477,7 +3818,17 @@ export interface paths {
                             };
                             payload?: {
                                 RepositoryViewContext?: {
+                                    /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                    ancestors?: {
+                                        contextUri?: string;
+                                        name?: string;
+                                    }[];
                                     children?: {
+                                        /** @description The containers from the view’s root down to the parent, named from the search index (else by the IRI’s last path segment; the root is Root); empty for the root and for a listed child */
+                                        ancestors?: {
+                                            contextUri?: string;
+                                            name?: string;
+                                        }[];
                                         children?: Record<string, never>[];
                                         features?: {
                                             [key: string]: boolean;

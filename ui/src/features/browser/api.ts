@@ -47,6 +47,36 @@ export const contextQuery = (resource: ResourceRef) =>
       ),
   });
 
+/** Children shown a page. */
+export const CHILDREN_PER_PAGE = 25;
+
+/**
+ * GET …/search?contextUri=<container>&depth=1&sort=name: one page of a container's children, named and
+ * sorted by the view's index (DECISIONS.md §12), so a container of 100 000 children opens as fast as one
+ * of ten and no child is read. Kept under the container's context key: a write or a live event on the
+ * view refetches it with the contexts.
+ */
+export const childrenPageQuery = (resource: ResourceRef, page: number) =>
+  queryOptions({
+    queryKey: [...contextKeys.resource(resource), 'children', page] as const,
+    queryFn: async () =>
+      payload(
+        await api.GET('/repository-view-context/{type}/{repositoryViewId}/search', {
+          params: {
+            path: pathOf(resource.view),
+            query: {
+              contextUri: resource.uri ?? '',
+              depth: 1,
+              sort: 'name',
+              offset: (page - 1) * CHILDREN_PER_PAGE,
+              limit: CHILDREN_PER_PAGE,
+            },
+          },
+        }),
+        'SearchResults',
+      ),
+  });
+
 /** GET …/query: the query help (a PREFIX line per schema, then a template). */
 export const queryHelpQuery = (view: ViewRef) =>
   queryOptions({

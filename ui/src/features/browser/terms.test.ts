@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ancestry, compactIri, editedValue, editText, expandProperty, lastSegment, parseTerm } from './terms';
+import { compactIri, editedValue, editText, expandProperty, lastSegment, parseTerm } from './terms';
 
 const prefixes = [
   { abbreviation: 'dc', namespace: 'http://purl.org/dc/elements/1.1/' },
@@ -37,13 +37,7 @@ describe('terms', () => {
     expect(expandProperty('title', prefixes)).toBeUndefined();
   });
 
-  it('derives crumbs and names from IRIs', () => {
-    expect(ancestry('http://h/rest/', undefined)).toEqual(['http://h/rest/']);
-    expect(ancestry('http://h/rest/', 'http://h/rest/a/b%20c')).toEqual([
-      'http://h/rest/',
-      'http://h/rest/a',
-      'http://h/rest/a/b%20c',
-    ]);
+  it('names a resource by its IRI’s last segment (the crumbs are named by the service)', () => {
     expect(lastSegment('http://h/rest/a/b%20c')).toBe('b c');
   });
 });

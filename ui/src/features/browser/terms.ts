@@ -105,21 +105,3 @@ export function lastSegment(iri: string): string {
     return segment || iri;
   }
 }
-
-/**
- * The crumbs from the root to `uri`: the root, then each container on the way (IRIs under the root
- * with one more path segment each). `uri` outside the root gives the root and `uri` alone.
- */
-export function ancestry(rootUri: string, uri: string | undefined): string[] {
-  const root = rootUri.endsWith('/') ? rootUri : `${rootUri}/`;
-  if (uri === undefined || uri === rootUri || uri === root) return [rootUri];
-  if (!uri.startsWith(root)) return [rootUri, uri];
-  const segments = uri.slice(root.length).replace(/\/+$/, '').split('/');
-  const crumbs = [rootUri];
-  let path = root.slice(0, -1);
-  for (const segment of segments) {
-    path = `${path}/${segment}`;
-    crumbs.push(path);
-  }
-  return crumbs;
-}

@@ -12,25 +12,18 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import type { Context } from '../../../api/context-types';
 import type { ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { AnchorLink } from '../../../components/links';
 import { ErrorAlert } from '../../../components/query-states';
 import { EmptyState } from '../../../components/query-states';
-import { contextQuery, useAddChild } from '../api';
+import { CHILDREN_PER_PAGE, useAddChild } from '../api';
+import { useChildrenPage } from '../children-page';
 import { addChildSchema, type AddChildValues } from '../forms/add-child.schema';
-import { lastSegment } from '../terms';
 
-export const CHILDREN_PER_PAGE = 25;
-const NAMED_UP_TO = 100;
-const byText =
-  <T,>(text: (item: T) => string) =>
-  (a: T, b: T) =>
-    text(a).localeCompare(text(b), undefined, { numeric: true });
 const DCTERMS_TITLE = 'http://purl.org/dc/terms/title';
 
 /** The `Add child` dialog: a title (dcterms:title) for ONE new container. */
@@ -89,49 +82,26 @@ function AddChildDialog({
 }
 
 /**
- * The `Children` region: sorted, 25 a page (the page is a search param), each a link that browses it.
- * The service lists children by IRI only, so the shown page's children are read for their names and
- * kinds (and are then in the cache when opened).
+ * The `Children` region: 25 a page, sorted by name, the page a search param, each child a link that
+ * browses it. The page comes from the view's index (children-page.ts): no child is read to show it.
  */
 export function ChildrenSection({
   resource,
   context,
+  contextUpdatedAt,
   page,
   onPageChange,
 }: {
   resource: ResourceRef;
   context: Context;
+  /** When the context was last read: the index is asked again for a while after it changes. */
+  contextUpdatedAt: number;
   page: number;
   onPageChange: (page: number) => void;
 }) {
   const headingId = useId();
   const [adding, setAdding] = useState(false);
-  const iris = useMemo(
-    () =>
-      context.children
-        .flatMap((child) => (child.triple === null ? [] : [child.triple.object]))
-        .sort(byText(lastSegment)),
-    [context.children],
-  );
-  // Up to NAMED_UP_TO children are all read for their names, and sorted by them; beyond that only the
-  // shown page is read, and the order is by IRI.
-  const byName = iris.length <= NAMED_UP_TO;
-  const pages = Math.max(1, Math.ceil(iris.length / CHILDREN_PER_PAGE));
-  const current = Math.min(Math.max(1, page), pages);
-  const pageStart = (current - 1) * CHILDREN_PER_PAGE;
-  const read = byName ? iris : iris.slice(pageStart, pageStart + CHILDREN_PER_PAGE);
-  const details = useQueries({
-    queries: read.map((uri) => ({
-      ...contextQuery({ view: resource.view, uri, tx: resource.tx }),
-      placeholderData: keepPreviousData,
-    })),
-  });
-  const known = new Map(read.map((uri, index) => [uri, details[index]?.data] as const));
-  const nameOf = (uri: string) => known.get(uri)?.name ?? lastSegment(uri);
-  const allNamed = byName && details.every((detail) => detail.data !== undefined);
-  const ordered = allNamed ? [...iris].sort(byText(nameOf)) : iris;
-  const shown = ordered.slice(pageStart, pageStart + CHILDREN_PER_PAGE);
-  const children = iris;
+  const { rows, total, pages, current } = useChildrenPage(resource, context, contextUpdatedAt, page);
 
   return (
     <Stack component="section" aria-labelledby={headingId} gap="sm">
@@ -143,43 +113,43 @@ export function ChildrenSection({
           <Button onClick={() => setAdding(true)}>Add child</Button>
         )}
       </Group>
-      {children.length === 0 ? (
+      {total === 0 ? (
         <EmptyState>
           {context.resource ? 'A binary has no children.' : 'This container has no children yet.'}
         </EmptyState>
       ) : (
         <>
           <Text size="sm" c="gray.7">
-            {children.length === 1 ? '1 child' : `${children.length} children`}
+            {total === 1 ? '1 child' : `${total} children`}
             {pages > 1 && `, page ${current} of ${pages}`}
           </Text>
-          <List listStyleType="none" spacing={6} aria-label="Children of this resource">
-            {shown.map((uri) => {
-              const child = known.get(uri);
-              const name = nameOf(uri);
-              return (
-                <List.Item key={uri}>
+          {rows === undefined ? (
+            <Stack gap={6} aria-busy="true" aria-label="Loading children">
+              {Array.from({ length: Math.min(CHILDREN_PER_PAGE, total) }, (_, index) => (
+                <Skeleton key={index} height={18} width="60%" />
+              ))}
+            </Stack>
+          ) : (
+            <List listStyleType="none" spacing={6} aria-label="Children of this resource">
+              {rows.map((child) => (
+                <List.Item key={child.contextUri}>
                   <Group gap="xs" wrap="nowrap">
-                    {child === undefined ? (
-                      <Skeleton height={18} width={64} aria-hidden />
-                    ) : (
-                      <Badge size="sm" variant="light" color={child.resource ? 'grape' : 'blue'}>
-                        {child.resource ? 'Binary' : 'Container'}
-                      </Badge>
-                    )}
+                    <Badge size="sm" variant="light" color={child.resource ? 'grape' : 'blue'}>
+                      {child.resource ? 'Binary' : 'Container'}
+                    </Badge>
                     <AnchorLink
                       to="/views/$viewId/browse"
                       params={{ viewId: String(resource.view.id) }}
-                      search={{ uri, tx: resource.tx }}
+                      search={{ uri: child.contextUri, tx: resource.tx }}
                       style={{ overflowWrap: 'anywhere' }}
                     >
-                      {name}
+                      {child.name}
                     </AnchorLink>
                   </Group>
                 </List.Item>
-              );
-            })}
-          </List>
+              ))}
+            </List>
+          )}
           {pages > 1 && (
             <nav aria-label="Children pages">
               <Pagination

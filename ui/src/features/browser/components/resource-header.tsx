@@ -2,48 +2,43 @@ import { Badge, Breadcrumbs, Group, Stack, Text, Title } from '@mantine/core';
 import type { Context } from '../../../api/context-types';
 import type { ResourceRef } from '../../../api/context-uri';
 import { AnchorLink } from '../../../components/links';
-import { ancestry, lastSegment } from '../terms';
+import { lastSegment } from '../terms';
 
-/** Breadcrumbs from the view's root to the resource, the level-1 heading, its type and features. */
+/**
+ * Breadcrumbs from the view's root to the resource, named as the service names them (`ancestors`, from
+ * the view's index), the level-1 heading, its type and features.
+ */
 export function ResourceHeader({
   resource,
-  rootUri,
   viewName,
   context,
 }: {
   resource: ResourceRef;
-  rootUri: string;
   viewName: string;
   context: Context;
 }) {
-  const crumbs = ancestry(rootUri, resource.uri);
-  const iri = context.triple?.subject ?? resource.uri ?? rootUri;
+  const iri = context.triple?.subject ?? resource.uri ?? '';
   const features = Object.entries(context.features).filter(([, on]) => on);
+  const isRoot = context.ancestors.length === 0;
   return (
     <Stack gap="xs">
       <nav aria-label="Breadcrumbs">
         <Breadcrumbs separatorMargin={4} style={{ flexWrap: 'wrap', rowGap: 4 }}>
-          {crumbs.map((crumb, index) => {
-            const label = index === 0 ? viewName : lastSegment(crumb);
-            if (index === crumbs.length - 1)
-              return (
-                <Text key={crumb} size="sm" aria-current="page" style={{ wordBreak: 'break-all' }}>
-                  {index === 0 ? viewName : (context.name ?? label)}
-                </Text>
-              );
-            return (
-              <AnchorLink
-                key={crumb}
-                size="sm"
-                to="/views/$viewId/browse"
-                params={{ viewId: String(resource.view.id) }}
-                search={{ uri: index === 0 ? undefined : crumb, tx: resource.tx }}
-                style={{ wordBreak: 'break-all' }}
-              >
-                {label}
-              </AnchorLink>
-            );
-          })}
+          {context.ancestors.map((ancestor, index) => (
+            <AnchorLink
+              key={ancestor.contextUri}
+              size="sm"
+              to="/views/$viewId/browse"
+              params={{ viewId: String(resource.view.id) }}
+              search={{ uri: index === 0 ? undefined : ancestor.contextUri, tx: resource.tx }}
+              style={{ overflowWrap: 'anywhere' }}
+            >
+              {index === 0 ? viewName : ancestor.name}
+            </AnchorLink>
+          ))}
+          <Text size="sm" aria-current="page" style={{ overflowWrap: 'anywhere' }}>
+            {isRoot ? viewName : (context.name ?? lastSegment(iri))}
+          </Text>
         </Breadcrumbs>
       </nav>
       <Title order={1} style={{ overflowWrap: 'anywhere' }}>

@@ -62,6 +62,7 @@ export function JobDetail({ id }: { id: number }) {
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
             <Fact label="Kind" value={job.kind} />
             <Fact label="Scope" value={job.scope} />
+            {job.query !== null && <Fact label="Query" value={job.query} />}
             <Fact label="Resource" value={job.contextUri === '' ? 'Root' : job.contextUri} />
             <Fact label="Preview only" value={job.dryRun ? 'yes' : 'no'} />
             <Fact label="Created" value={formatTime(job.created)} />
@@ -87,7 +88,9 @@ export function JobDetail({ id }: { id: number }) {
           )}
         </Stack>
       </Paper>
-      {job.kind === 'MAPPING' ? <JobChanges job={job} /> : <FixityReport job={job} />}
+      {/* An INDEX job (search, DECISIONS.md §12) changes no resource: its counts say what it did. */}
+      {job.kind === 'MAPPING' && <JobChanges job={job} />}
+      {job.kind === 'FIXITY' && <FixityReport job={job} />}
     </Stack>
   );
 }

@@ -36,7 +36,7 @@ export function JobProgress({ job, label }: { job: CurationJob; label: string })
           {done} / {total} done
         </Text>
         <Text size="xs">
-          {changed} {job.kind === 'FIXITY' ? 'passed' : 'changed'}
+          {changed} {job.kind === 'FIXITY' ? 'passed' : job.kind === 'INDEX' ? 'indexed' : 'changed'}
         </Text>
         <Text size="xs" c={failed > 0 ? 'red.9' : undefined}>
           {failed} failed

@@ -20,24 +20,36 @@ import { ApiError } from '../../../api/errors';
 import { isAdmin, readSession } from '../../../api/session';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { jobViewsQuery, operatorsQuery, useStartJob, type CurationJob } from '../api';
-import { bareFieldOperators, newJobBody, newJobSchema, type NewJobValues } from '../forms/new-job.schema';
+import {
+  bareFieldOperators,
+  newJobBody,
+  newJobSchema,
+  type JobScope,
+  type NewJobValues,
+} from '../forms/new-job.schema';
 
 /** A yellow Alert's title in the text colour: Mantine's yellow title falls short of AA contrast (axe). */
 const YELLOW_TITLE = { title: { color: 'var(--mantine-color-text)' } };
 
-const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'operators'];
+const FORM_FIELDS = ['repositoryViewId', 'contextUri', 'kind', 'scope', 'query', 'operators'];
 
 /**
  * A new curation job over a view's container: kind (FIXITY only where the view's type checks fixity,
- * FEDORA), scope, and for MAPPING the stored operators in the order they run. A MAPPING job previews.
+ * FEDORA), scope (the container, its children, its subtree, what a search finds in it, or its PCDM members),
+ * and for MAPPING the stored operators in the order they run. A MAPPING job previews. `scope` and `query`
+ * come filled in from a search's "Start curation job on these results".
  */
 export function NewJobForm({
   viewId,
   uri,
+  scope,
+  query,
   onStarted,
 }: {
   viewId: number | undefined;
   uri: string | undefined;
+  scope?: JobScope | undefined;
+  query?: string | undefined;
   onStarted: (job: CurationJob) => void;
 }) {
   const { data: views } = useSuspenseQuery(jobViewsQuery());
@@ -51,7 +63,8 @@ export function NewJobForm({
       repositoryViewId: viewId === undefined ? '' : String(viewId),
       contextUri: uri ?? '',
       kind: 'MAPPING',
-      scope: 'CHILDREN',
+      scope: scope ?? (query === undefined ? 'CHILDREN' : 'QUERY'),
+      query: query ?? '',
       operators: [],
     },
     validate: zod4Resolver(newJobSchema),
@@ -130,8 +143,26 @@ export function NewJobForm({
               <Radio value="RESOURCE" label="This resource only" />
               <Radio value="CHILDREN" label="Its children" />
               <Radio value="SUBTREE" label="The whole subtree" />
+              <Radio
+                value="QUERY"
+                label="What a search finds in it"
+                description="The resources below it that the query matches, as search finds them"
+              />
+              <Radio
+                value="MEMBERS"
+                label="Its members"
+                description="The resources it names with pcdm:hasMember, and those naming it with pcdm:memberOf"
+              />
             </Stack>
           </Radio.Group>
+          {values.scope === 'QUERY' && (
+            <TextInput
+              label="Query"
+              description={'As in search: words, "a phrase", dcterms:title:word, has:dcterms:date, -term, …'}
+              key={form.key('query')}
+              {...form.getInputProps('query')}
+            />
+          )}
           {values.kind === 'MAPPING' && (
             <Fieldset legend="Operators, in the order they run">
               <Stack>

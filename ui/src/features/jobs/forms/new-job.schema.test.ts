@@ -6,6 +6,7 @@ const valid = {
   contextUri: ' http://example.org/rest/a ',
   kind: 'MAPPING' as const,
   scope: 'CHILDREN' as const,
+  query: '',
   operators: [4, 2],
 };
 
@@ -36,6 +37,27 @@ describe('newJobSchema', () => {
   it('rejects an unknown scope and an overlong resource', () => {
     const result = newJobSchema.safeParse({ ...valid, scope: 'ALL', contextUri: 'x'.repeat(2001) });
     expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['contextUri', 'scope']);
+  });
+
+  it('asks a QUERY scope for its query and sends it; other scopes send none', () => {
+    const missing = newJobSchema.safeParse({ ...valid, scope: 'QUERY', query: '   ' });
+    expect(missing.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['query', 'Enter the search query'],
+    ]);
+    expect(newJobBody(newJobSchema.parse({ ...valid, scope: 'QUERY', query: ' has:dcterms:date ' }))).toEqual(
+      {
+        repositoryViewId: 3,
+        contextUri: 'http://example.org/rest/a',
+        kind: 'MAPPING',
+        scope: 'QUERY',
+        query: 'has:dcterms:date',
+        operators: [4, 2],
+        dryRun: true,
+      },
+    );
+    expect(
+      newJobBody(newJobSchema.parse({ ...valid, scope: 'MEMBERS', query: 'left over' })),
+    ).not.toHaveProperty('query');
   });
 
   it('makes a MAPPING body that previews', () => {

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
 export const JOB_KINDS = ['MAPPING', 'FIXITY'] as const;
-export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
+export const JOB_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE', 'QUERY', 'MEMBERS'] as const;
+export type JobScope = (typeof JOB_SCOPES)[number];
 export const MAX_JOB_OPERATORS = 100;
+/** The query language's own limit (the service names the position of anything else wrong with it). */
+export const MAX_JOB_QUERY_LENGTH = 1000;
 
 /** The new-job form (DECISIONS.md §9): the view as the Select's string value, operators in run order. */
 export const newJobSchema = z
@@ -11,6 +14,11 @@ export const newJobSchema = z
     contextUri: z.string().trim().max(2000, 'The resource must be at most 2000 characters long'),
     kind: z.enum(JOB_KINDS, 'Choose MAPPING or FIXITY'),
     scope: z.enum(JOB_SCOPES, 'Choose a scope'),
+    /** QUERY: the search whose hits are the job's resources (DECISIONS.md §12). */
+    query: z
+      .string()
+      .trim()
+      .max(MAX_JOB_QUERY_LENGTH, `A query is at most ${MAX_JOB_QUERY_LENGTH} characters long`),
     operators: z
       .array(z.number().int().positive())
       .max(MAX_JOB_OPERATORS, `A job runs at most ${MAX_JOB_OPERATORS} operators`),
@@ -18,6 +26,8 @@ export const newJobSchema = z
   .superRefine((values, context) => {
     if (values.kind === 'MAPPING' && values.operators.length === 0)
       context.addIssue({ code: 'custom', path: ['operators'], message: 'Add at least one operator' });
+    if (values.scope === 'QUERY' && values.query === '')
+      context.addIssue({ code: 'custom', path: ['query'], message: 'Enter the search query' });
   });
 
 export type NewJobValues = z.infer<typeof newJobSchema>;
@@ -36,13 +46,17 @@ export function bareFieldOperators<T extends { readonly id: number; readonly fie
   );
 }
 
-/** The POST /curation-job body the form's values make: FIXITY carries no operators; MAPPING previews. */
+/**
+ * The POST /curation-job body the form's values make: FIXITY carries no operators; MAPPING previews; only a
+ * QUERY scope carries the query.
+ */
 export function newJobBody(values: NewJobValues) {
   return {
     repositoryViewId: Number(values.repositoryViewId),
     contextUri: values.contextUri.trim(),
     kind: values.kind,
     scope: values.scope,
+    ...(values.scope === 'QUERY' ? { query: values.query.trim() } : {}),
     ...(values.kind === 'MAPPING' ? { operators: values.operators, dryRun: true } : {}),
   };
 }

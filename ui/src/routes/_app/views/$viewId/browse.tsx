@@ -1,4 +1,4 @@
-import { Divider, Group, Stack } from '@mantine/core';
+import { Box, Divider, Group, Stack } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import { useMemo } from 'react';
@@ -15,6 +15,7 @@ import { SparqlBox } from '../../../../features/browser/components/sparql-box';
 import { useLiveContexts } from '../../../../features/browser/live';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
 import { StartJobButton } from '../../../../features/jobs/components/start-job-button';
+import { BrowserSearchBox } from '../../../../features/search/components/search-box';
 import { BinaryTools } from '../../../../features/resource-tools/components/binary-tools';
 import { TransactionBanner } from '../../../../features/resource-tools/components/transaction-banner';
 import { VersionsSection } from '../../../../features/resource-tools/components/versions-section';
@@ -79,7 +80,7 @@ function BrowsePage() {
     () => ({ view: { id, type: view.type }, uri, tx }),
     [id, view.type, uri, tx],
   );
-  const { data: context } = useSuspenseQuery(contextQuery(resource));
+  const { data: context, dataUpdatedAt } = useSuspenseQuery(contextQuery(resource));
   const schemas = useMemo(() => schemasOfView(view, allSchemas), [view, allSchemas]);
   const prefixes = useMemo(() => prefixesOf(schemas), [schemas]);
   useLiveContexts(id);
@@ -87,14 +88,18 @@ function BrowsePage() {
 
   return (
     <Stack gap="lg" maw={1100}>
-      <ResourceHeader resource={resource} rootUri={view.rootUri} viewName={view.name} context={context} />
+      <ResourceHeader resource={resource} viewName={view.name} context={context} />
       <TransactionBanner
         resource={resource}
         onTxChange={(next) => {
           void navigate({ search: (previous) => ({ ...previous, tx: next }) });
         }}
       />
-      <Group gap="sm">
+      {/* Finding and acting on what is found: the view's search beside the job over this container. */}
+      <Group gap="sm" align="flex-start">
+        <Box style={{ flex: '1 1 320px', maxWidth: 640 }}>
+          <BrowserSearchBox viewId={id} container={context.resource ? undefined : uri} />
+        </Box>
         <StartJobButton resource={resource} />
       </Group>
       <BinaryTools resource={resource} context={context} />
@@ -102,6 +107,7 @@ function BrowsePage() {
       <ChildrenSection
         resource={resource}
         context={context}
+        contextUpdatedAt={dataUpdatedAt}
         page={page}
         onPageChange={(next) => {
           void navigate({ search: (previous) => ({ ...previous, page: next === 1 ? undefined : next }) });
