@@ -50,6 +50,15 @@ export const SearchQuery = Type.Object({
       ...messages({ type: 'The query parameter depth must be 1 (direct children only) or absent' }),
     }),
   ),
+  facets: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description:
+        'false: the facets are left empty and only the hits and the total are counted (a container’s children ' +
+        'paged by name need none, and counting them over 100 000 children costs a hundred times the page)',
+      ...messages({ type: 'The query parameter facets must be true or false' }),
+    }),
+  ),
   sort: Type.Optional(
     Type.String({
       description:

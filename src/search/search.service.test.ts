@@ -203,6 +203,14 @@ describe('SearchService.search', () => {
     expect([page.total, page.offset, page.limit]).toEqual([2, 0, 1]);
   });
 
+  it('counts no facets when asked not to (children listings), the same hits and total', async () => {
+    const withFacets = await search({ depth: 1, sort: 'name' });
+    const without = await search({ depth: 1, sort: 'name', facets: false });
+    expect(withFacets.facets.predicates.length).toBeGreaterThan(0);
+    expect(without.facets).toEqual({ types: [], predicates: [], mimeTypes: [] });
+    expect([without.total, without.hits]).toEqual([withFacets.total, withFacets.hits]);
+  });
+
   it('reads every term form through the view’s schemas', async () => {
     expect(await iris({ q: 'type:pcdm:Object' })).toEqual([`${ROOT}books/b1`]);
     expect(await iris({ q: `type:<${PCDM}Collection>` })).toEqual([`${ROOT}books`]);

@@ -32,6 +32,8 @@ export interface SearchParams {
   readonly limit?: number | undefined;
   readonly depth?: number | undefined;
   readonly sort?: string | undefined;
+  /** false: no facets counted (an extension of §12 for children listings); default true. */
+  readonly facets?: boolean | undefined;
 }
 
 /** One hit of `SearchResults` (DECISIONS.md §12). */
@@ -90,6 +92,7 @@ interface CheckedSearch {
   readonly sort: SearchSort;
   readonly offset: number;
   readonly limit: number;
+  readonly facets: boolean;
 }
 
 /**
@@ -113,6 +116,7 @@ export class SearchService implements ScopeFinder {
             sort: checked.sort,
             offset: checked.offset,
             limit: checked.limit,
+            facets: checked.facets,
           },
           this.deps.regex,
         )
@@ -195,6 +199,7 @@ export class SearchService implements ScopeFinder {
       sort: sortFor(sort, terms),
       offset,
       limit,
+      facets: params.facets !== false,
     };
   }
 

@@ -3125,6 +3125,8 @@ export interface paths {
                     contextUri?: string;
                     /** @description 1: only the direct children of contextUri (not contextUri itself); absent: everything below */
                     depth?: number;
+                    /** @description false: the facets are left empty and only the hits and the total are counted (a container’s children paged by name need none, and counting them over 100 000 children costs a hundred times the page) */
+                    facets?: boolean;
                     /** @description 1 to 100 */
                     limit?: number;
                     /** @description 0 to 10000 */
