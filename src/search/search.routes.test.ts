@@ -554,7 +554,7 @@ describe('GET …/search in the OpenAPI document', () => {
         .filter((p) => p.in === 'query')
         .map((p) => p.name)
         .sort(),
-    ).toEqual(['contextUri', 'depth', 'limit', 'offset', 'q', 'sort']);
+    ).toEqual(['contextUri', 'depth', 'facets', 'limit', 'offset', 'q', 'sort']);
     expect(JSON.stringify(operation?.responses)).toContain('"SearchResults"');
     expect(JSON.stringify(operation?.responses)).toContain('"indexedAt"');
   });
