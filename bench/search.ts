@@ -179,7 +179,10 @@ async function measureSize(engine: SqlDialect, size: number): Promise<SizeRow | 
       const api: number[] = [];
       for (let i = -WARMUP; i < REQUESTS; i++) {
         const ms = await timed(async () => {
-          const response = await fetch(url, { headers });
+          const response = await fetch(url, { headers }).catch((error: unknown) => {
+            // Say whether the service died (and why) rather than only that the socket closed.
+            throw new Error(`${shape.q}: ${String(error)}; service: ${service?.exited() ?? 'running'}`);
+          });
           const envelope = (await response.json()) as {
             meta: { status: string; message: string };
             payload: { SearchResults?: { total: number } };
