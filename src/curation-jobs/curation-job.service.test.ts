@@ -6,7 +6,8 @@ import type { ServiceEvent } from '../events/event-bus.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { OperatorStore } from '../operators/operator.store.js';
-import { CurationJobService, operatorsInOrder } from './curation-job.service.js';
+import { CurationJobService } from './curation-job.service.js';
+import { operatorsInOrder } from './job-targets.js';
 import { CurationJobStore } from './curation-job.store.js';
 
 /** The state rules of the service without a runner (the queue only records what it was given). */

@@ -1,7 +1,6 @@
 import type { Principal } from '../auth/roles.js';
 import { NO_EVENTS, type EventBus } from '../events/event-bus.js';
 import type { Operator } from '../operators/operator.js';
-import type { OperatorsInOrder } from '../operators/operator.store.js';
 import { resolveContextUri } from '../repository-view-context/context-uri.js';
 import { type OpenedView, type RepositoryViewService } from '../repository-views/repository-view.service.js';
 import type { CheckedBody } from '../shared/body-check.js';
@@ -30,7 +29,6 @@ import { decodeTriples } from './stored-triples.js';
 import type { StoredItem } from './curation-job-items.store.js';
 import { toWireTriple } from '../repository-view-context/triple-format.js';
 import { pureRemovals } from './work/metadata-document.js';
-import type { JobTarget, ViewScopes } from './work/job-work.js';
 import { FieldNaming } from './work/field-naming.js';
 
 export const ENTITY = 'CurationJob';
@@ -359,65 +357,8 @@ export class CurationJobService {
   }
 }
 
-/**
- * A job's view for its runner (no caller: the job was permission-checked when it was created), with search
- * bound to it when the service has search (QUERY and MEMBERS scopes).
- */
-export function jobTargetOpener(
-  views: RepositoryViewService,
-  scopes?: ScopeFinder,
-): (viewId: number) => Promise<JobTarget> {
-  const runner: Principal = {
-    userId: 0,
-    username: 'curation-job-runner',
-    role: 'ROLE_ADMIN',
-    tokenHash: '',
-    expiresAt: Number.MAX_SAFE_INTEGER,
-  };
-  return async (viewId) => {
-    let view;
-    try {
-      view = await views.get(viewId, runner);
-    } catch (error) {
-      if (error instanceof NotFoundError) throw new Error(`Repository view ${viewId} no longer exists`);
-      throw error;
-    }
-    const opened = await views.open(view.type, view.id, runner);
-    return {
-      adapter: opened.adapter,
-      schemas: opened.schemas,
-      rootUri: opened.view.rootUri,
-      ...(scopes !== undefined && { scopes: viewScopes(scopes, view.id) }),
-    };
-  };
-}
-
-/** The finder bound to one view. */
-export function viewScopes(finder: ScopeFinder, viewId: number): ViewScopes {
-  return {
-    matching: (contextUri, query) => finder.matching(viewId, contextUri, query),
-    membersOf: (contextUri) => finder.membersOf(viewId, contextUri),
-  };
-}
-
 function noSearch(scope: JobScope): string {
   return `A ${scope}-scoped curation job needs search, which this service was started without`;
-}
-
-/**
- * The stored operators with these ids, in this order, for a run; a missing one fails the job. The store's
- * `inOrder` orders them (and keeps the ordered list while nothing is written), as for `POST /operators/apply`.
- */
-export function operatorsInOrder(
-  inOrder: (ids: readonly number[]) => Promise<OperatorsInOrder>,
-): (ids: readonly number[]) => Promise<readonly Operator[]> {
-  return async (ids) => {
-    const { operators, missing } = await inOrder(ids);
-    const [gone] = missing;
-    if (gone !== undefined)
-      throw new Error(`${msg.doesNotExist('Operator', gone)} (deleted after the job was created)`);
-    return operators;
-  };
 }
 
 /**

@@ -9,7 +9,8 @@ import type { RepositoryViewService } from '../repository-views/repository-view.
 import type { IndexUpkeep } from '../search/indexing/index-upkeep.js';
 import type { ScopeFinder } from '../search/search.js';
 import { curationJobRoutes } from './curation-job.routes.js';
-import { CurationJobService, jobTargetOpener, operatorsInOrder } from './curation-job.service.js';
+import { CurationJobService } from './curation-job.service.js';
+import { jobTargetOpener, operatorsInOrder } from './job-targets.js';
 import { CurationJobStore } from './curation-job.store.js';
 import { InProcessJobQueue } from './runner/in-process-queue.js';
 import type { JobQueue } from './runner/job-queue.js';
