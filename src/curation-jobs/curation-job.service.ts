@@ -383,5 +383,6 @@ function toResourceChange(item: StoredItem): ResourceChange {
     error: item.error,
     warnings: item.warnings === null ? [] : (JSON.parse(item.warnings) as string[]),
     removals: pureRemovals(removed, added).map(toWireTriple),
+    row: null,
   };
 }

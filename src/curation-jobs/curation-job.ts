@@ -1,4 +1,5 @@
 import type { WireTriple } from '../repository-view-context/triple-format.js';
+import type { SpreadsheetSummary } from '../spreadsheets/spreadsheet.js';
 import type { JobState } from './job-states.js';
 
 /**
@@ -6,7 +7,7 @@ import type { JobState } from './job-states.js';
  * applied atomically where the repository transacts, and undone. Times are epoch milliseconds. Its states
  * and their moves: job-states.ts.
  */
-export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX'] as const;
+export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX', 'SPREADSHEET'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Scopes a containment walk finds (DECISIONS.md §9): the context, its children, or everything below it. */
@@ -49,6 +50,8 @@ export interface CurationJob {
   readonly scope: JobScope;
   /** QUERY: the query (DECISIONS.md §12's language) whose hits are the scope; null for every other scope. */
   readonly query: string | null;
+  /** SPREADSHEET (DECISIONS.md §13): the imported sheet's size and columns; null for every other kind. */
+  readonly spreadsheet: SpreadsheetSummary | null;
   /** Operator ids, in the order they run (empty for FIXITY and INDEX). */
   readonly operators: readonly number[];
   readonly dryRun: boolean;
@@ -75,6 +78,11 @@ export interface ResourceChange {
   readonly error: string | null;
   readonly warnings: readonly string[];
   readonly removals: readonly WireTriple[];
+  /**
+   * SPREADSHEET: the sheet's row number (header = row 1) the change comes from; null for other kinds. A row
+   * that creates a child (`+`) has `contextUri` "+" until it is applied, then the created resource's IRI.
+   */
+  readonly row: number | null;
 }
 
 /** One binary's fixity (FIXITY report row). */

@@ -11,6 +11,7 @@ function job(progress: CurationJob['progress'], kind: CurationJob['kind'] = 'MAP
     contextUri: 'http://localhost/rest/',
     scope: 'SUBTREE',
     query: null,
+    spreadsheet: null,
     operators: [],
     dryRun: true,
     createdBy: 1,

@@ -281,6 +281,8 @@ export class JobAttempt {
         writing: (uris) => items.markWriting(job.id, phase, uris),
         written: (uris) => items.markWritten(job.id, phase, uris),
         notWritten: (uris) => items.markNotWritten(job.id, phase, uris),
+        // SPREADSHEET `+` rows (job/): recorded by the item store once it knows created resources.
+        created: (key) => Promise.reject(new Error(`${key}: this runner cannot record a created resource`)),
         cancelled: () => this.stopping(),
       },
       deps.concurrency,

@@ -3,6 +3,7 @@ import type { Operator } from '../../operators/operator.js';
 import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
 import type { Schema } from '../../schemas/schema.js';
 import type { SearchDocument } from '../../search/search.js';
+import type { SheetColumn, SheetRow } from '../../spreadsheets/spreadsheet.js';
 import type { JobKind, JobScope } from '../curation-job.js';
 
 /**
@@ -40,6 +41,14 @@ export interface RunRequest {
   readonly query?: string | null;
   /** MAPPING: the stored operators, in the order they run. */
   readonly operators: readonly Operator[];
+  /**
+   * SPREADSHEET (DECISIONS.md §13): the staged sheet, whose rows are the job's resources (no walk). Rows are
+   * read as the run goes, never held whole.
+   */
+  readonly sheet?: {
+    readonly columns: readonly SheetColumn[];
+    readonly rows: AsyncIterable<SheetRow>;
+  };
   /** Requests in flight toward the repository at once (default 4). */
   readonly concurrency: number;
   /** More resources than this in scope fails the run before anything is written. */
@@ -62,6 +71,12 @@ export type RunItem =
        * sentence each; empty when none.
        */
       readonly warnings: readonly string[];
+      /**
+       * SPREADSHEET: the sheet's row number. A row that creates a child has `contextUri` `newChildKey(row)`
+       * and `create` (its parent); its `added` triples have that key as their subject until it exists.
+       */
+      readonly row?: number;
+      readonly create?: { readonly parentUri: string };
     }
   | {
       readonly kind: 'FIXITY';
@@ -110,6 +125,21 @@ export interface StoredChange {
    * resource is read first and counts as written when it already holds the change.
    */
   readonly uncertain?: boolean;
+  /**
+   * APPLY of a SPREADSHEET `+` row: `contextUri` is `newChildKey(row)`; the change creates a child of
+   * `parentUri` holding `add` (subjects rewritten to the new resource) and reports it through `sink.created`.
+   */
+  readonly create?: { readonly parentUri: string };
+  /**
+   * UNDO of a created row: `contextUri` is the resource the apply created; it is deleted when it still holds
+   * exactly the metadata `remove` lists (else a conflict: someone changed it since).
+   */
+  readonly deleteCreated?: boolean;
+}
+
+/** The key a `+` row's item goes by until (and in the store, after) its resource exists. */
+export function newChildKey(row: number): string {
+  return `+${row}`;
 }
 
 /** LDP (no transactions): how the writes are persisted, so that a stop at any point is told truthfully. */
@@ -120,6 +150,11 @@ export interface WriteSink {
   written(contextUris: readonly string[]): Promise<void>;
   /** These were marked `writing` but were not written (refused, failed, or never sent). */
   notWritten(contextUris: readonly string[]): Promise<void>;
+  /**
+   * A `+` row's resource was created (`key` is its `newChildKey`): persisted at once, so undo (and a
+   * resumed apply) know the resource. Called inside the transaction where the view transacts.
+   */
+  created(key: string, uri: string): Promise<void>;
   cancelled(): boolean;
 }
 

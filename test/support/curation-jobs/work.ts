@@ -150,7 +150,12 @@ export function memoryWriteSink(options: { cancelled?: () => boolean } = {}) {
   const written: string[] = [];
   const writing: string[][] = [];
   const notWritten: string[] = [];
+  const created = new Map<string, string>();
   const sink: WriteSink = {
+    created: (key, uri) => {
+      created.set(key, uri);
+      return Promise.resolve();
+    },
     writing: (uris) => {
       writing.push([...uris]);
       return Promise.resolve();
@@ -165,7 +170,7 @@ export function memoryWriteSink(options: { cancelled?: () => boolean } = {}) {
     },
     cancelled: options.cancelled ?? (() => false),
   };
-  return { sink, written, writing, notWritten };
+  return { sink, written, writing, notWritten, created };
 }
 
 /** The stored change-set of a MAPPING run's items (only resources that change), forward or inverted. */
