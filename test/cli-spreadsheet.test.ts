@@ -58,7 +58,7 @@ async function jobCount(): Promise<number> {
     .length;
 }
 
-const readSheet = (file: string) => parse<string[]>(readFileSync(file), { bom: true });
+const readSheet = (file: string) => parse(readFileSync(file), { bom: true }) satisfies string[][];
 
 beforeAll(async () => {
   t = await buildTestApp();
