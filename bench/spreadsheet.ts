@@ -5,6 +5,7 @@ import type { SqlDialect } from '../src/db/database.js';
 import type { ChildServer } from './child-server.js';
 import { Api } from './context/api.js';
 import { signIn } from './scenarios.js';
+import { SERIES } from './search/corpus.js';
 import { CORPUS_ROOT, seedRepository } from './search/seed.js';
 import { benchDatabase, type BenchDatabase } from './shared/bench-database.js';
 import { freePort } from './shared/free-port.js';
@@ -42,6 +43,8 @@ const SIZES = (process.env.BENCH_SHEET_SIZES ?? (QUICK ? '1000' : '10000,100000'
 const ENGINES = (process.env.BENCH_SHEET_ENGINES ?? 'sqlite,postgres').split(',') as SqlDialect[];
 const RUNS = envInt('BENCH_RUNS', 3, 1);
 const LARGE_RUNS = envInt('BENCH_SHEET_LARGE_RUNS', 1, 1);
+/** Records the unmeasured warm-up goes through, in whole series. */
+const WARM_RECORDS = 1000;
 
 interface Service {
   readonly server: ChildServer;
@@ -49,6 +52,8 @@ interface Service {
   readonly viewId: number;
   readonly prefix: string;
   readonly base: string;
+  /** The floor's control server in the service process (floor-service.ts). */
+  readonly floorUrl: string;
 }
 
 /** Starts the service on the database: the first start makes the schema, the repository's root and the view. */
@@ -66,7 +71,14 @@ async function start(target: BenchDatabase, env: Record<string, string>, passwor
     await server.stop();
     throw new Error('the default view on the embedded repository is missing');
   }
-  return { server, api, viewId: view.id, prefix: `/repository-view-context/${view.type}/${view.id}`, base };
+  return {
+    server,
+    api,
+    viewId: view.id,
+    prefix: `/repository-view-context/${view.type}/${view.id}`,
+    base,
+    floorUrl: `http://127.0.0.1:${env.BENCH_FLOOR_PORT}`,
+  };
 }
 
 function phaseRow(engine: string, resources: number, phase: string, floor: string): PhaseRow {
@@ -103,6 +115,7 @@ async function measureSize(engine: SqlDialect, size: number): Promise<PhaseRow[]
   const env = {
     ...target.env,
     PORT: String(port),
+    BENCH_FLOOR_PORT: String(await freePort()),
     SCRIPTORIUM_PUBLIC_URL: `http://127.0.0.1:${port}`,
     SCRIPTORIUM_ADMIN_USERNAME: 'admin',
     SCRIPTORIUM_ADMIN_PASSWORD: password,
@@ -138,14 +151,18 @@ async function measureSize(engine: SqlDialect, size: number): Promise<PhaseRow[]
     const edited = path.join(target.dataDir, 'edited.csv');
     const pid = s.server.pid;
 
-    // Warm-up, unmeasured: one series (1 % of the records) through every phase, so each code path is
-    // compiled before the clock runs (the first job of a fresh process pays for it).
-    const series = `${corpus}/s0`;
+    // Warm-up, unmeasured: every phase over about 1 000 records (whole series), so each code path is
+    // compiled and hot before the clock runs (the first job of a fresh process pays for compiling).
+    const warmSeries = Math.min(SERIES, Math.max(1, Math.ceil(WARM_RECORDS / (size / SERIES))));
     const warm = path.join(target.dataDir, 'warm.csv');
-    await exportTo(s.api, s.prefix, series, warm);
-    await walkFloor(s.api, series);
-    await importPreview(s.api, s.viewId, series, warm);
-    await mappingPreview(s.api, s.viewId, series, [operatorId]);
+    for (let i = 0; i < warmSeries; i++) {
+      const series = `${corpus}/s${i}`;
+      await exportTo(s.api, s.prefix, series, warm);
+      await walkFloor(s.floorUrl, series);
+      await importPreview(s.api, s.viewId, series, warm);
+      await mappingPreview(s.api, s.viewId, series, [operatorId]);
+    }
+    console.log(`   warmed up on ${warmSeries} series`);
 
     const exporting = phaseRow(engine, size, 'export', 'SUBTREE walk (describes only)');
     const unchanged = phaseRow(engine, size, 'import preview (unchanged)', 'MAPPING preview (changes 1 %)');
@@ -158,7 +175,7 @@ async function measureSize(engine: SqlDialect, size: number): Promise<PhaseRow[]
         record(exporting, 'phase', measured);
       };
       const walkSide = async () => {
-        const measured = await withPeakRss(pid, () => walkFloor(s.api, corpus));
+        const measured = await withPeakRss(pid, () => walkFloor(s.floorUrl, corpus));
         record(exporting, 'floor', measured);
         exporting.floorRows = measured.value;
       };
@@ -246,7 +263,7 @@ async function main(): Promise<void> {
       `${TITLE_COLUMN} cells that hold it; floor: a MAPPING preview of the same SUBTREE whose one operator (REGEX_REPLACE_OP on ` +
       `dcterms:title) makes the same change, from the POST to the job’s finished`,
     'peak RSS: the service’s VmHWM, reset (clear_refs) before each phase, else VmRSS sampled every 20 ms',
-    `runs: ${RUNS} measured runs up to 10 000 records, ${LARGE_RUNS} above, after one unmeasured warm-up of every phase on one series; ` +
+    `runs: ${RUNS} measured runs up to 10 000 records, ${LARGE_RUNS} above, after one unmeasured warm-up of every phase over about 1 000 records (whole series); ` +
       'phase and floor alternate which goes first',
   ]);
   console.log('\nWrote bench/results/spreadsheet.{md,json}');

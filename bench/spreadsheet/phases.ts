@@ -72,10 +72,11 @@ export async function exportTo(
 }
 
 /** The export's floor: the same SUBTREE walk inside the service, keeping nothing (floor-service.ts). */
-export async function walkFloor(api: Api, contextUri: string): Promise<{ ms: number; value: number }> {
-  const response = await fetch(`${api.url}/bench-floor/walk?contextUri=${encodeURIComponent(contextUri)}`, {
-    headers: api.auth,
-  });
+export async function walkFloor(
+  floorUrl: string,
+  contextUri: string,
+): Promise<{ ms: number; value: number }> {
+  const response = await fetch(`${floorUrl}/?contextUri=${encodeURIComponent(contextUri)}`);
   const text = await response.text();
   if (!response.ok) throw new Error(`the floor walk answered ${response.status}: ${text.slice(0, 500)}`);
   const walked = JSON.parse(text) as { ms: number; described: number; failed: number };
