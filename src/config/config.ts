@@ -103,6 +103,12 @@ export interface Config {
   readonly indexJobMaxResources: number;
   readonly searchIndexNewViews: boolean;
   /**
+   * Spreadsheet export (DECISIONS.md §13): the most resources one export may hold (1 000 000). An export is
+   * read once and spooled to a temporary file, never held in memory, so it is not bound by what a curator
+   * reviews in one job.
+   */
+  readonly exportMaxResources: number;
+  /**
    * The budget of built contexts kept for views of this process's own repository, in MiB (32); 0 keeps
    * none (repository-view-context/render-cache.ts).
    */
@@ -252,6 +258,7 @@ export function loadConfig(env: Env): Config {
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
     indexJobMaxResources: integer('SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
     searchIndexNewViews: flag('SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS', true),
+    exportMaxResources: integer('SCRIPTORIUM_EXPORT_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
     searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
     searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),
