@@ -103,7 +103,7 @@ async function stagedRows(): Promise<number> {
     .selectFrom('spreadsheet_rows')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return row.count;
 }
 
 async function jobCount(): Promise<number> {
@@ -112,7 +112,7 @@ async function jobCount(): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('kind', '=', 'SPREADSHEET')
     .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return row.count;
 }
 
 /** The response's INVALID messages, after checking that nothing was staged and no job created. */
