@@ -142,6 +142,11 @@ export function newChildKey(row: number): string {
   return `+${row}`;
 }
 
+/** Whether an item's key is a `+` row's `newChildKey` (an absolute IRI never starts with `+`). */
+export function isNewChildKey(key: string): boolean {
+  return key.startsWith('+');
+}
+
 /** LDP (no transactions): how the writes are persisted, so that a stop at any point is told truthfully. */
 export interface WriteSink {
   /** These resources are about to be written (persisted before any of their requests is sent). */
