@@ -18,6 +18,7 @@ import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
 import { PgBossJobQueue } from './runner/pg-boss-queue.js';
 import type { JobIndexing } from './work/job-work.js';
+import { SpreadsheetStore } from '../spreadsheets/import/spreadsheet.store.js';
 
 export interface CurationJobsDependencies {
   readonly db: Kysely<Database>;
@@ -65,6 +66,8 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       warn: deps.warn,
       ...(deps.indexing !== undefined && { indexing: deps.indexing }),
       ...(deps.upkeep !== undefined && { upkeep: deps.upkeep }),
+      // SPREADSHEET jobs read the rows their creation staged (DECISIONS.md §13).
+      sheets: new SpreadsheetStore(deps.db),
     },
     {
       concurrency: config.jobConcurrency,

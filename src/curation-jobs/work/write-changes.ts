@@ -291,7 +291,7 @@ function heldTriples(change: StoredChange, description: ResourceDescription): Se
 }
 
 /** An ETag without its weakness mark: a repository may weaken a tag it served strong (compression). */
-function opaqueTag(etag: string): string {
+export function opaqueTag(etag: string): string {
   return etag.startsWith('W/') ? etag.slice(2) : etag;
 }
 
