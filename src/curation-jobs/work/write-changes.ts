@@ -253,11 +253,19 @@ async function createOne(writer: Writer, change: StoredChange): Promise<WriteRes
   return 'written';
 }
 
-/** The non-empty changes in batches of at most `size`, read from the source only as they are needed. */
+/**
+ * The non-empty changes in batches of at most `size`, read from the source only as they are needed. Updates
+ * and creations never share a batch: the creations start once every update has ended, so a conflict among
+ * the updates stops them before any resource is created or deleted.
+ */
 async function* batchesOf(changes: Changes, size: number): AsyncGenerator<StoredChange[]> {
   let batch: StoredChange[] = [];
   for await (const change of changes) {
     if (isEmpty(change)) continue;
+    if (batch.length > 0 && isCreation(batch[0]!) !== isCreation(change)) {
+      yield batch;
+      batch = [];
+    }
     batch.push(change);
     if (batch.length >= size) {
       yield batch;
