@@ -262,7 +262,8 @@ async function* batchesOf(changes: Changes, size: number): AsyncGenerator<Stored
   let batch: StoredChange[] = [];
   for await (const change of changes) {
     if (isEmpty(change)) continue;
-    if (batch.length > 0 && isCreation(batch[0]!) !== isCreation(change)) {
+    const first = batch[0];
+    if (first !== undefined && isCreation(first) !== isCreation(change)) {
       yield batch;
       batch = [];
     }
