@@ -23,8 +23,8 @@ import { NEW_CHILD, type SheetColumn, type SheetRow } from '../spreadsheet.js';
  * the view, or changed since the export (its `etag` cell) fails, its message starting `Row N: ` and naming
  * the resource. A `+` row becomes a creation: a child of the job's `contextUri` holding the row's values
  * (key `newChildKey(row)`, also the triples' subject until apply creates it).
- * Rows are read as the run goes, up to `concurrency` resources read at once; a resumed run skips the rows
- * the sink already holds (they still count as found). No scope limit: the sheet's rows were limited at upload.
+ * Rows are read as the run goes, up to `concurrency` resources read at once, and recorded in row order; a
+ * resumed run skips the rows the sink already holds (they still count as found). No scope limit: the sheet's rows were limited at upload.
  */
 export async function runSheet(request: RunRequest, target: JobTarget, sink: RunSink): Promise<RunOutcome> {
   const { sheet } = request;
@@ -34,9 +34,11 @@ export async function runSheet(request: RunRequest, target: JobTarget, sink: Run
       message: 'The job’s spreadsheet was not given to its run; nothing was written',
     };
   const rows = new RowReader(request.contextUri, sheet.columns, target);
-  // One item recorded at a time, in the order rows finish: the sink is written as a sequence.
+  // Items are recorded one at a time in the sheet's order, whatever order their reads end in: the job's
+  // changes list (by position) then follows the rows, as the curator sees them in the spreadsheet.
   let recording: Promise<void> = Promise.resolve();
-  const record = (item: RunItem): Promise<void> => (recording = recording.then(() => sink.record(item)));
+  const inOrder = (item: Promise<RunItem>): Promise<void> =>
+    (recording = recording.then(async () => sink.record(await item)));
   const stopped = { cancelled: false };
   await forEachBounded(
     sheet.rows,
@@ -44,7 +46,10 @@ export async function runSheet(request: RunRequest, target: JobTarget, sink: Run
     async (row) => {
       sink.found(1);
       if (sink.isDone(keyOf(row))) return;
-      await record(await rows.itemOf(row));
+      const item = rows.itemOf(row);
+      // Awaited in turn below; until then a failure must not count as unhandled.
+      item.catch(() => undefined);
+      await inOrder(item);
     },
     () => (stopped.cancelled ||= sink.cancelled()),
   );

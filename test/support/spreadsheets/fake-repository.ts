@@ -9,9 +9,12 @@ import type { SheetRow } from '../../../src/spreadsheets/spreadsheet.js';
 /**
  * A repository in memory that only describes (a SPREADSHEET run reads, never writes): resources by IRI with
  * their triples and ETag; an unknown IRI is the 404 an adapter throws, one in `broken` a 500. Counts the
- * describes and the most in flight at once; each describe waits `delayMs` so that runs overlap.
+ * describes and the most in flight at once; each describe waits `delayMs` (or what it answers for the IRI)
+ * so that reads overlap.
  */
-export function fakeRepository(options: { delayMs?: number; broken?: readonly string[] } = {}) {
+export function fakeRepository(
+  options: { delayMs?: number | ((uri: string) => number); broken?: readonly string[] } = {},
+) {
   const resources = new Map<string, { quads: Quad[]; etag: string | undefined }>();
   const counts = { described: [] as string[], inFlight: 0, maxInFlight: 0 };
   const refuse = (what: string) => () => Promise.reject(new Error(`The fake repository cannot ${what}`));
@@ -22,7 +25,9 @@ export function fakeRepository(options: { delayMs?: number; broken?: readonly st
       counts.inFlight += 1;
       counts.maxInFlight = Math.max(counts.maxInFlight, counts.inFlight);
       try {
-        await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+        const { delayMs = 0 } = options;
+        const delay = typeof delayMs === 'number' ? delayMs : delayMs(uri);
+        await new Promise((resolve) => setTimeout(resolve, delay));
         if (options.broken?.includes(uri) === true)
           throw new UpstreamFailedError(`GET ${uri} answered 500 Internal Server Error`, { status: 500 });
         const resource = resources.get(uri);
