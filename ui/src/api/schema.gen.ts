@@ -146,7 +146,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -161,6 +161,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -172,7 +177,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Start a curation job (MAPPING previews unless dryRun is false; FIXITY checks binaries) */
+        /** Start a curation job (MAPPING and SPREADSHEET preview unless dryRun is false; FIXITY checks binaries). A SPREADSHEET job may instead be sent as multipart/form-data: the fields repositoryViewId, contextUri, dryRun, then the sheet as the part file */
         post: {
             parameters: {
                 query?: never;
@@ -187,11 +192,25 @@ export interface paths {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX";
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
-                        scope: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                        /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
+                        scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                        spreadsheet?: string | null;
+                    };
+                    "multipart/form-data": {
+                        /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
+                        contextUri: string;
+                        dryRun?: boolean | null;
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                        operators?: number[] | null;
+                        query?: string | null;
+                        repositoryViewId: number;
+                        /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
+                        scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                        spreadsheet?: string | null;
                     };
                 };
             };
@@ -220,7 +239,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -235,6 +254,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -294,7 +318,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -309,6 +333,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -372,7 +401,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -387,6 +416,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -448,7 +482,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -463,6 +497,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -535,6 +574,8 @@ export interface paths {
                                         predicate?: string;
                                         subject?: string;
                                     }[];
+                                    /** @description SPREADSHEET: the sheet row the change comes from (header = row 1); null for other kinds. A row that creates a child has contextUri "+" (its triples' subject too) until applied, then the created resource */
+                                    row?: number | null;
                                     /** @description each value an operator could not transform (a date DATE_NORMALIZATION_OP cannot read), which the job keeps as it is */
                                     warnings?: string[];
                                 }[];
@@ -655,7 +696,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -670,6 +711,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -1975,6 +2021,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repository-view-context/{type}/{repositoryViewId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a scope’s metadata as CSV (raw text/csv, not an envelope; errors are envelopes, sent before any CSV) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: the CSV starts with a UTF-8 byte-order mark (Excel needs it to read UTF-8) */
+                    bom?: boolean;
+                    /** @description The container (absolute, or relative to the view root; default the root) */
+                    contextUri?: string;
+                    /** @description csv */
+                    format?: string;
+                    /** @description QUERY scope: the search query (the language of GET …/search) */
+                    query?: string;
+                    /** @description CHILDREN, SUBTREE, QUERY, MEMBERS: the resources exported (QUERY: the query's hits below contextUri; MEMBERS: its pcdm members) */
+                    scope?: string;
+                };
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: never;
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repository-view-context/{type}/{repositoryViewId}/metadata": {
         parameters: {
             query?: never;
@@ -3256,7 +3342,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -3271,6 +3357,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
