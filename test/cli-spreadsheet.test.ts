@@ -117,7 +117,7 @@ describe('scriptorium export', () => {
     const file = path.join(dir, 'refused.csv');
     const outside = await cli(['export', String(view.viewId), 'http://elsewhere.example/x', file]);
     expect(outside.code).toBe(1);
-    expect(outside.stdout).toMatch(/elsewhere\.example/);
+    expect(outside.stdout).toMatch(/^contextUri: .*\n$/);
     expect(outside.stdout).not.toMatch(/\bat .*\.ts:\d+/);
     const badQuery = await cli(['export', String(view.viewId), collection, file, '--query', 'title:"open']);
     expect(badQuery.code).toBe(1);

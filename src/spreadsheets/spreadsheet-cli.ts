@@ -37,7 +37,9 @@ const SCOPES = ['CHILDREN', 'SUBTREE', 'QUERY', 'MEMBERS'];
 
 /** Progress lines while bytes flow: redrawn in place on a terminal, else one line every few seconds. */
 class ByteMeter {
-  private lastDrawn = 0;
+  /** The first line comes after one interval: a short export prints only its result. */
+  private lastDrawn = Date.now();
+  private drawn = false;
   bytes = 0;
 
   constructor(
@@ -54,13 +56,14 @@ class ByteMeter {
   }
 
   draw(): void {
+    this.drawn = true;
     const line = `${this.label}: ${groupDigits(this.bytes)} bytes written`;
     this.io.write(this.io.interactive ? `\r${line}\u001b[K` : `${line}\n`);
   }
 
   /** Ends a redrawn line, so what follows starts on its own. */
   end(): void {
-    if (this.io.interactive && this.lastDrawn !== 0) this.io.write('\n');
+    if (this.io.interactive && this.drawn) this.io.write('\n');
   }
 }
 
