@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -33,11 +34,16 @@ interface Run {
 }
 
 /** The CLI in a child process; asynchronous, since this process serves the API it calls. */
-function cli(args: string[], env: Record<string, string> = { SCRIPTORIUM_TOKEN: t.adminToken }, input = '') {
+function cli(
+  args: string[],
+  env: Record<string, string> = { SCRIPTORIUM_TOKEN: t.adminToken },
+  input = '',
+  at = server,
+) {
   return new Promise<Run>((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', ...args, '--server', server],
+      ['--import', 'tsx', 'src/cli.ts', ...args, '--server', at],
       { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         resolve({ code: error === null ? 0 : (error.code as number | null), stdout, stderr });
@@ -124,6 +130,44 @@ describe('scriptorium export', () => {
     expect(badQuery.stdout).toMatch(/position/);
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(dir).filter((name) => name.includes('refused'))).toEqual([]);
+  });
+
+  it('leaves no file when the stream breaks off, and says after how many bytes', async () => {
+    // A service that starts the CSV, then drops the connection (as a failure after the first byte does).
+    const START = 'contextUri,etag\nhttp://x/a,"1"\n';
+    const breaking = http.createServer((request, response) => {
+      if (request.url?.startsWith('/repository-view/') === true) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({ meta: { status: 'SUCCESS' }, payload: { RepositoryView: { type: 'FEDORA' } } }),
+        );
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+      response.write(START, () => {
+        setTimeout(() => response.destroy(), 50);
+      });
+    });
+    await new Promise<void>((resolve) => breaking.listen(0, '127.0.0.1', resolve));
+    const file = path.join(dir, 'broken.csv');
+    writeFileSync(file, 'an earlier export\n');
+    try {
+      const run = await cli(
+        ['export', '7', 'http://x/a', file],
+        { SCRIPTORIUM_TOKEN: 'token' },
+        '',
+        `http://127.0.0.1:${(breaking.address() as AddressInfo).port}`,
+      );
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(
+        new RegExp(`^The export broke off after ${START.length} bytes \\(.+\\); no file was written\n$`),
+      );
+      // The earlier file is as it was, and no temporary file is left beside it.
+      expect(readFileSync(file, 'utf8')).toBe('an earlier export\n');
+      expect(readdirSync(dir).filter((name) => name.includes('broken'))).toEqual(['broken.csv']);
+    } finally {
+      breaking.close();
+    }
   });
 
   it('answers usage errors with the usage and exit code 2', async () => {
