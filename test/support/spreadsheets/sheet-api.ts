@@ -77,9 +77,15 @@ export function readCsv(text: string): string[][] {
   return parse(text, { bom: true, relax_column_count: false });
 }
 
-/** Records as a spreadsheet program saves them: quoted where needed, CRLF line ends. */
-export function writeCsv(records: readonly (readonly string[])[]): string {
-  return stringify(records as string[][], { record_delimiter: 'windows' });
+/**
+ * Records as a spreadsheet program saves them: CRLF line ends, fields quoted where needed (or every
+ * field, as some programs do, with `quoteAll`).
+ */
+export function writeCsv(records: readonly (readonly string[])[], quoteAll = false): string {
+  return stringify(records as string[][], {
+    record_delimiter: 'windows',
+    ...(quoteAll ? { quoted: true, quoted_empty: true } : {}),
+  });
 }
 
 export interface ImportRequest {

@@ -19,10 +19,11 @@ export const DCT = {
   extent: `${NS.dcterms}extent`,
   description: `${NS.dcterms}description`,
   coverage: `${NS.dcterms}coverage`,
+  identifier: `${NS.dcterms}identifier`,
 } as const;
 
 /** The predicates the suites write; a read-back compares these (a server may add statements of its own). */
-const MANAGED: ReadonlySet<string> = new Set(Object.values(DCT));
+const MANAGED: ReadonlySet<string> = new Set([...Object.values(DCT), `${NS.dc}title`]);
 
 export const XSD_DATE = `${NS.xsd}date`;
 export const XSD_INTEGER = `${NS.xsd}integer`;
