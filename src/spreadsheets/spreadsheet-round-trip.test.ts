@@ -44,6 +44,7 @@ const TRICKY_A: Statement[] = [
   s(DCT.subject, literal('  padded  ')),
   s(DCT.subject, literal(' leading')),
   s(DCT.subject, literal('trailing ')),
+  s(DCT.subject, literal('\tindented by a tab')),
   s(DCT.creator, namedNode('http://example.org/people/ada')),
   s(DCT.creator, namedNode('https://viaf.org/viaf/12345/')),
   s(DCT.date, literal('1920-05-01', namedNode(XSD_DATE))),
@@ -64,7 +65,7 @@ const TRICKY_B: Statement[] = [
   s(DC_TITLE, literal('Old title, kept')),
 ];
 /** Values a spreadsheet program would take for a formula, one per resource so each cell holds one value. */
-const FORMULA_LIKE = ['=SUM(A1:A2)', '+44 20 7946 0000', '-5 degrees', '@handle', '\tindented'];
+const FORMULA_LIKE = ['=SUM(A1:A2)', '+44 20 7946 0000', '-5 degrees', '@handle'];
 
 let site: SheetSite;
 let collection: string;
