@@ -30,7 +30,7 @@ const items: { uri: string; statements: Statement[] }[] = [];
 const token = () => site.curator.token;
 
 beforeAll(async () => {
-  site = await refusalSite({ SCRIPTORIUM_SPREADSHEET_MAX_ROWS: String(MAX_ROWS) });
+  site = await refusalSite({ spreadsheetMaxRows: MAX_ROWS });
   collection = await site.adapter.createChild(site.rootUri, [
     { predicate: DCT.title, object: literal('Bad input') },
   ]);

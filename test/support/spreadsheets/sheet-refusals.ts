@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { loadConfig, type Config } from '../../../src/config/config.js';
+import type { Config } from '../../../src/config/config.js';
 import type { Database } from '../../../src/db/database.js';
 import { openDatabase, sharedDatabase } from '../search-feed.js';
 import { body, sendJson, type EnvelopeBody } from '../test-app.js';
@@ -18,20 +18,9 @@ export interface RefusalSite extends SheetSite {
   close(): Promise<void>;
 }
 
-/** The config a SCRIPTORIUM_* environment gives beyond the defaults (as the process would read it). */
-export function configFromEnvironment(environment: Record<string, string>): Partial<Config> {
-  const defaults = loadConfig({}) as unknown as Record<string, unknown>;
-  const configured = loadConfig(environment) as unknown as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.entries(configured).filter(
-      ([key, value]) => JSON.stringify(value) !== JSON.stringify(defaults[key]),
-    ),
-  );
-}
-
-export async function refusalSite(environment: Record<string, string> = {}): Promise<RefusalSite> {
+export async function refusalSite(overrides: Partial<Config> = {}): Promise<RefusalSite> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-sheets-'));
-  const site = await embeddedSite({ ...configFromEnvironment(environment), ...sharedDatabase(dir) });
+  const site = await embeddedSite({ ...overrides, ...sharedDatabase(dir) });
   const db = await openDatabase(site.t.config);
   return {
     ...site,
