@@ -145,7 +145,8 @@ export async function metadataOf(
   );
   const envelope = body(response);
   if (envelope.meta.status !== 'SUCCESS') {
-    if (response.statusCode === 404 || /not found|does not exist|no such/i.test(envelope.meta.message))
+    // Gone: unknown to the repository (404), or deleted (a Fedora tombstone answers 410 Gone).
+    if (response.statusCode === 404 || /\b(404|410) (Not Found|Gone)\b/.test(envelope.meta.message))
       return null;
     throw new Error(`reading ${uri}: ${response.statusCode} ${response.body.slice(0, 500)}`);
   }
