@@ -108,7 +108,10 @@ describe('a sheet with a malformed row is refused, naming the row and the column
 
   it('a CSV field whose quote is never closed', async () => {
     const csv = `${writeCsv([HEADER, row(0), row(1)])}${items[2]!.uri},,"unterminated,<http://example.org/x>\r\n`;
-    await expectRefused(await importSheet(site.t, request(), csv, token()), { row: 4 });
+    await expectRefused(await importSheet(site.t, request(), csv, token()), {
+      row: 4,
+      column: /dcterms:title\[en\]/,
+    });
   });
 
   it('a bad IRI in a cell', async () => {
