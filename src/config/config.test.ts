@@ -186,14 +186,6 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads the spreadsheet export limit', () => {
-    expect(loadConfig({}).exportMaxResources).toBe(1_000_000);
-    expect(loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '100000' }).exportMaxResources).toBe(100_000);
-    expect(() => loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '0' })).toThrow(
-      /SCRIPTORIUM_EXPORT_MAX_RESOURCES must be an integer from 1 to 100000000, got "0"/,
-    );
-  });
-
   it('reads the spreadsheet import limits', () => {
     expect(loadConfig({})).toMatchObject({
       spreadsheetMaxRows: 100_000,
@@ -204,6 +196,14 @@ describe('loadConfig', () => {
     ).toMatchObject({ spreadsheetMaxRows: 50, spreadsheetMaxBytes: 4096 });
     expect(() => loadConfig({ SCRIPTORIUM_SPREADSHEET_MAX_ROWS: '0' })).toThrow(
       /SCRIPTORIUM_SPREADSHEET_MAX_ROWS must be an integer from 1 to 10000000, got "0"/,
+    );
+  });
+
+  it('reads the spreadsheet export limit', () => {
+    expect(loadConfig({}).exportMaxResources).toBe(1_000_000);
+    expect(loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '100000' }).exportMaxResources).toBe(100_000);
+    expect(() => loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '0' })).toThrow(
+      /SCRIPTORIUM_EXPORT_MAX_RESOURCES must be an integer from 1 to 100000000, got "0"/,
     );
   });
 
