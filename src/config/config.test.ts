@@ -199,6 +199,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the spreadsheet export limit', () => {
+    expect(loadConfig({}).exportMaxResources).toBe(1_000_000);
+    expect(loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '100000' }).exportMaxResources).toBe(100_000);
+    expect(() => loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '0' })).toThrow(
+      /SCRIPTORIUM_EXPORT_MAX_RESOURCES must be an integer from 1 to 100000000, got "0"/,
+    );
+  });
+
   it('reads the render cache budget, 0 turning it off', () => {
     expect(loadConfig({}).renderCacheMiB).toBe(32);
     expect(loadConfig({ SCRIPTORIUM_RENDER_CACHE_MIB: '0' }).renderCacheMiB).toBe(0);

@@ -110,6 +110,12 @@ export interface Config {
   readonly spreadsheetMaxRows: number;
   readonly spreadsheetMaxBytes: number;
   /**
+   * Spreadsheet export (DECISIONS.md §13): the most resources one export may hold (1 000 000). An export is
+   * read once and spooled to a temporary file, never held in memory, so it is not bound by what a curator
+   * reviews in one job.
+   */
+  readonly exportMaxResources: number;
+  /**
    * The budget of built contexts kept for views of this process's own repository, in MiB (32); 0 keeps
    * none (repository-view-context/render-cache.ts).
    */
@@ -261,6 +267,7 @@ export function loadConfig(env: Env): Config {
     searchIndexNewViews: flag('SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS', true),
     spreadsheetMaxRows: integer('SCRIPTORIUM_SPREADSHEET_MAX_ROWS', 100_000, 1, 10_000_000),
     spreadsheetMaxBytes: integer('SCRIPTORIUM_SPREADSHEET_MAX_BYTES', 256 * 1024 * 1024, 1024, 2 ** 40),
+    exportMaxResources: integer('SCRIPTORIUM_EXPORT_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
     searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
     searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),
