@@ -30,7 +30,6 @@ interface Change {
   error: string | null;
   warnings: string[];
   removals: Triple[];
-  row: number | null;
 }
 
 let t: TestApp;
@@ -266,6 +265,7 @@ describe('curation jobs on the embedded repository', () => {
       error: null,
       warnings: [],
       removals: [],
+      // A MAPPING change comes from no sheet row.
       row: null,
     });
     const rest = ok(await sendJson(t.app, 'GET', `/curation-job/${job.id}/changes?offset=2`))[
