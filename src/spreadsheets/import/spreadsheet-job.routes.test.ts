@@ -133,8 +133,15 @@ function created(response: { body: string }): Job {
   return envelope.payload.CurationJob as Job;
 }
 
+/** Once the suite's jobs rest (their run is not this suite's subject), removes them and their sheets. */
 async function deleteJobs(): Promise<void> {
-  // The job's run is not this suite's subject: its rows go with the jobs (they are staged for the run).
+  for (const { id } of await database.db.selectFrom('curation_jobs').select('id').execute())
+    for (let i = 0; ; i++) {
+      const job = created(await sendJson(t.app, 'GET', `/curation-job/${id}`));
+      if (!['QUEUED', 'RUNNING'].includes(job.state)) break;
+      if (i > 400) throw new Error(`job ${id} is still ${job.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   await database.db.deleteFrom('curation_jobs').where('kind', '=', 'SPREADSHEET').execute();
   await database.db.deleteFrom('spreadsheets').execute();
 }
