@@ -23,6 +23,7 @@ let t: TestApp;
 let view: EmbeddedView;
 let database: DatabaseHandle;
 let dataDir: string;
+let databaseConfig: DatabaseConfig;
 let stranger: { token: string };
 
 interface Job {
@@ -39,10 +40,10 @@ interface Job {
 beforeAll(async () => {
   // The app's database is one this suite can read too: a file (SQLite) or a schema (PostgreSQL).
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-sheets-'));
-  const config: DatabaseConfig =
+  const config: DatabaseConfig = (databaseConfig =
     testDialect === 'sqlite'
       ? { kind: 'sqlite', file: path.join(dataDir, 'scriptorium.sqlite') }
-      : (await createTestDatabase()).config;
+      : (await createTestDatabase()).config);
   t = await buildTestApp({
     database: config,
     searchIndexNewViews: false,
@@ -322,5 +323,25 @@ describe('POST /curation-job, kind SPREADSHEET', () => {
         dryRun: { type: "A curation job's dryRun must be true or false" },
       });
     });
+  });
+
+  it('purges at start-up the staged sheets no job names that are older than an hour', async () => {
+    const sheet = (created: number) =>
+      database.db
+        .insertInto('spreadsheets')
+        .values({ repository_view_id: view.viewId, created_by: 1, created, row_count: 0, columns: '[]' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    await sheet(Date.now() - 2 * 60 * 60 * 1000);
+    const young = await sheet(Date.now() - 60 * 1000);
+    // Another instance starting on the same database.
+    const other = await buildTestApp({ database: databaseConfig, searchIndexNewViews: false });
+    try {
+      const left = await database.db.selectFrom('spreadsheets').select('id').orderBy('id').execute();
+      expect(left).toEqual([{ id: young.id }]);
+    } finally {
+      await other.close();
+      await database.db.deleteFrom('spreadsheets').execute();
+    }
   });
 });
