@@ -310,6 +310,14 @@ describe('POST /curation-job, kind SPREADSHEET', () => {
       });
     });
 
+    it('refuses a form field cut short at its limit (a sheet sent as a field rather than a file)', async () => {
+      const long = `contextUri,dcterms:title\n${R()}a,${'x'.repeat(9000)}\n`;
+      const response = await upload(form({ ...viewFields(), spreadsheet: long }));
+      expect(response.statusCode).toBe(400);
+      expect(body(response).meta.message).toMatch(/The form field spreadsheet is longer than 8192 bytes/);
+      expect(await stagedRows()).toBe(0);
+    });
+
     it('checks the view and the caller before reading the sheet, and malformed form fields as JSON ones', async () => {
       const csv = `contextUri\n${R()}a\n`;
       const refused = await invalid(await upload(form(viewFields(), csv), stranger.token));
