@@ -186,6 +186,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the spreadsheet import limits', () => {
+    expect(loadConfig({})).toMatchObject({
+      spreadsheetMaxRows: 100_000,
+      spreadsheetMaxBytes: 256 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({ SCRIPTORIUM_SPREADSHEET_MAX_ROWS: '50', SCRIPTORIUM_SPREADSHEET_MAX_BYTES: '4096' }),
+    ).toMatchObject({ spreadsheetMaxRows: 50, spreadsheetMaxBytes: 4096 });
+    expect(() => loadConfig({ SCRIPTORIUM_SPREADSHEET_MAX_ROWS: '0' })).toThrow(
+      /SCRIPTORIUM_SPREADSHEET_MAX_ROWS must be an integer from 1 to 10000000, got "0"/,
+    );
+  });
+
   it('reads the render cache budget, 0 turning it off', () => {
     expect(loadConfig({}).renderCacheMiB).toBe(32);
     expect(loadConfig({ SCRIPTORIUM_RENDER_CACHE_MIB: '0' }).renderCacheMiB).toBe(0);

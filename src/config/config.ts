@@ -103,6 +103,13 @@ export interface Config {
   readonly indexJobMaxResources: number;
   readonly searchIndexNewViews: boolean;
   /**
+   * SPREADSHEET curation jobs (DECISIONS.md §13): the most data rows one imported sheet may have
+   * (SCRIPTORIUM_SPREADSHEET_MAX_ROWS, 100 000) and its largest size in bytes, as CSV text or an uploaded
+   * file (SCRIPTORIUM_SPREADSHEET_MAX_BYTES, 256 MiB).
+   */
+  readonly spreadsheetMaxRows: number;
+  readonly spreadsheetMaxBytes: number;
+  /**
    * The budget of built contexts kept for views of this process's own repository, in MiB (32); 0 keeps
    * none (repository-view-context/render-cache.ts).
    */
@@ -252,6 +259,8 @@ export function loadConfig(env: Env): Config {
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
     indexJobMaxResources: integer('SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
     searchIndexNewViews: flag('SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS', true),
+    spreadsheetMaxRows: integer('SCRIPTORIUM_SPREADSHEET_MAX_ROWS', 100_000, 1, 10_000_000),
+    spreadsheetMaxBytes: integer('SCRIPTORIUM_SPREADSHEET_MAX_BYTES', 256 * 1024 * 1024, 1024, 2 ** 40),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
     searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
     searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),

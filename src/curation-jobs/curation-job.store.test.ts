@@ -81,6 +81,22 @@ describe('CurationJobStore', () => {
     expect((await store.list()).map((job) => job.query)).toEqual([null, query]);
   });
 
+  it('keeps a SPREADSHEET job’s sheet and summary; other jobs have none', async () => {
+    const sheet = await handle.db
+      .insertInto('spreadsheets')
+      .values({ repository_view_id: viewIds[0]!, created_by: 1, created: NOW, row_count: 2, columns: '[]' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const summary = { rows: 2, columns: ['dcterms:title[en]', '<http://example.org/p>'] };
+    const job = await store.create(
+      newJob({ kind: 'SPREADSHEET', operators: [], spreadsheet: { id: sheet.id, summary } }),
+    );
+    expect(job).toMatchObject({ kind: 'SPREADSHEET', spreadsheet: summary, spreadsheetId: sheet.id });
+    expect(await store.get(job.id)).toEqual(job);
+    const mapping = await store.create(newJob());
+    expect(mapping).toMatchObject({ spreadsheet: null, spreadsheetId: null });
+  });
+
   it('lists newest first, all or for some views', async () => {
     const a = await store.create(newJob({ created: NOW }));
     const b = await store.create(newJob({ created: NOW + 1, repositoryViewId: viewIds[1]! }));

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, SqlDialect } from '../db/database.js';
+import type { SpreadsheetSummary } from '../spreadsheets/spreadsheet.js';
 import type { CurationJob, JobKind, JobProgress, JobScope } from './curation-job.js';
 import { CurationJobItemStore } from './curation-job-items.store.js';
 import type { CurationJobRow } from './curation-job.table.js';
@@ -22,6 +23,8 @@ export interface NewCurationJob {
   readonly scope: JobScope;
   /** QUERY scope: the query; absent or null for every other scope. */
   readonly query?: string | null;
+  /** SPREADSHEET: the staged sheet (spreadsheet.store.ts) and what the job says of it. */
+  readonly spreadsheet?: { readonly id: number; readonly summary: SpreadsheetSummary };
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   readonly createdBy: number;
@@ -30,6 +33,8 @@ export interface NewCurationJob {
 
 /** A job with what only runners need: the phase to do next, its lease and whether a cancel was asked. */
 export interface JobRecord extends CurationJob {
+  /** SPREADSHEET: the staged sheet its run reads (StagedSheets); null for every other kind. */
+  readonly spreadsheetId: number | null;
   readonly phase: JobPhase | null;
   readonly leaseOwner: string | null;
   readonly leaseExpires: number | null;
@@ -108,6 +113,8 @@ export class CurationJobStore {
         context_uri: job.contextUri,
         scope: job.scope,
         query: job.query ?? null,
+        spreadsheet_id: job.spreadsheet?.id ?? null,
+        spreadsheet_summary: job.spreadsheet === undefined ? null : JSON.stringify(job.spreadsheet.summary),
         operators: JSON.stringify(job.operators),
         dry_run: job.dryRun ? 1 : 0,
         created_by: job.createdBy,
@@ -277,7 +284,8 @@ function toRecord(row: CurationJobRow): JobRecord {
     contextUri: row.context_uri,
     scope: row.scope as JobScope,
     query: row.query,
-    spreadsheet: null,
+    spreadsheet:
+      row.spreadsheet_summary === null ? null : (JSON.parse(row.spreadsheet_summary) as SpreadsheetSummary),
     operators: JSON.parse(row.operators) as number[],
     dryRun: row.dry_run === 1,
     createdBy: row.created_by,
@@ -286,6 +294,7 @@ function toRecord(row: CurationJobRow): JobRecord {
     finished: row.finished,
     progress: { total: row.total, done: row.done, changed: row.changed, failed: row.failed },
     message: row.message,
+    spreadsheetId: row.spreadsheet_id,
     phase: row.phase as JobPhase | null,
     leaseOwner: row.lease_owner,
     leaseExpires: row.lease_expires,

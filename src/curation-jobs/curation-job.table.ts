@@ -28,6 +28,9 @@ export interface CurationJobTable {
   lease_expires: number | null;
   /** 1 once a cancel was asked; the runner stops at the next resource. */
   cancel_requested: number;
+  /** SPREADSHEET: the staged sheet (spreadsheets.id) and its summary, JSON `{rows, columns}` (migration 017). */
+  spreadsheet_id: number | null;
+  spreadsheet_summary: string | null;
 }
 
 /**

@@ -24,6 +24,7 @@ import type {
   SearchFieldTable,
 } from '../search/index/search-index.table.js';
 import type { SearchPendingTable, SearchViewTable } from '../search/search-feed.table.js';
+import type { SpreadsheetRowTable, SpreadsheetTable } from '../spreadsheets/import/spreadsheet.table.js';
 import type { UserTable } from '../users/user.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
@@ -53,6 +54,8 @@ export interface Database {
   search_facet_values: SearchFacetValueTable;
   search_pending: SearchPendingTable;
   search_views: SearchViewTable;
+  spreadsheets: SpreadsheetTable;
+  spreadsheet_rows: SpreadsheetRowTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -29,6 +29,11 @@ export class FieldNaming {
     return !STRUCTURAL.has(predicate) && this.prefixes.some((prefix) => predicate.startsWith(prefix));
   }
 
+  /** The schema abbreviations a field may be prefixed with, in the view's order. */
+  abbreviations(): string[] {
+    return [...new Set(this.schemas.map((schema) => schema.abbreviation))];
+  }
+
   /** The document field of a predicate. */
   fieldOf(predicate: string): string {
     for (const schema of this.schemas) {

@@ -43,6 +43,9 @@ export const QUIET_TABLES = [
   // Migration 015: the search feed's queue and per-view state, read fresh by the feed and the routes.
   'search_pending',
   'search_views',
+  // Migration 017: staged spreadsheets, read fresh by the job that imports them; nothing keeps them.
+  'spreadsheets',
+  'spreadsheet_rows',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';

@@ -16,6 +16,7 @@ import { curationJobItemWarningsMigration } from './013-curation-job-item-warnin
 import { searchIndexMigration } from './014-search-index.js';
 import { searchFeedMigration } from './015-search-feed.js';
 import { curationJobQueryMigration } from './016-curation-job-query.js';
+import { spreadsheetsMigration } from './017-spreadsheets.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -36,6 +37,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '014-search-index': searchIndexMigration(dialect),
     '015-search-feed': searchFeedMigration(dialect),
     '016-curation-job-query': curationJobQueryMigration(),
+    '017-spreadsheets': spreadsheetsMigration(dialect),
   };
 }
 
