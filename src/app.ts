@@ -62,6 +62,7 @@ import { PropertyLookup } from './schemas/property-lookup.js';
 import { schemaRoutes } from './schemas/schema.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { SearchService } from './search/search.service.js';
+import { spreadsheetExportRoutes } from './spreadsheets/export/spreadsheet-export.routes.js';
 import { SchemaService } from './schemas/schema.service.js';
 import { SchemaStore } from './schemas/schema.store.js';
 import { VocabularyFetcher } from './schemas/vocabulary-fetcher.js';
@@ -274,6 +275,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
       searchRoutes(views, search),
+      spreadsheetExportRoutes(views, search, {
+        concurrency: config.jobConcurrency,
+        maxResources: config.exportMaxResources,
+      }),
       jobs.routes,
       searchIndexRoutes(searchIndexing),
       eventRoutes({

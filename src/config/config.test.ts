@@ -186,6 +186,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the spreadsheet export limit', () => {
+    expect(loadConfig({}).exportMaxResources).toBe(1_000_000);
+    expect(loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '100000' }).exportMaxResources).toBe(100_000);
+    expect(() => loadConfig({ SCRIPTORIUM_EXPORT_MAX_RESOURCES: '0' })).toThrow(
+      /SCRIPTORIUM_EXPORT_MAX_RESOURCES must be an integer from 1 to 100000000, got "0"/,
+    );
+  });
+
   it('reads the spreadsheet import limits', () => {
     expect(loadConfig({})).toMatchObject({
       spreadsheetMaxRows: 100_000,

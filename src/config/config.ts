@@ -103,6 +103,12 @@ export interface Config {
   readonly indexJobMaxResources: number;
   readonly searchIndexNewViews: boolean;
   /**
+   * Spreadsheet export (DECISIONS.md §13): the most resources one export may hold (1 000 000). An export is
+   * read once and spooled to a temporary file, never held in memory, so it is not bound by what a curator
+   * reviews in one job.
+   */
+  readonly exportMaxResources: number;
+  /**
    * SPREADSHEET curation jobs (DECISIONS.md §13): the most data rows one imported sheet may have
    * (SCRIPTORIUM_SPREADSHEET_MAX_ROWS, 100 000) and its largest size in bytes, as CSV text or an uploaded
    * file (SCRIPTORIUM_SPREADSHEET_MAX_BYTES, 256 MiB).
@@ -259,6 +265,7 @@ export function loadConfig(env: Env): Config {
     jobWorkers: integer('SCRIPTORIUM_JOB_WORKERS', 2, 1, 64),
     indexJobMaxResources: integer('SCRIPTORIUM_INDEX_JOB_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
     searchIndexNewViews: flag('SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS', true),
+    exportMaxResources: integer('SCRIPTORIUM_EXPORT_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
     spreadsheetMaxRows: integer('SCRIPTORIUM_SPREADSHEET_MAX_ROWS', 100_000, 1, 10_000_000),
     spreadsheetMaxBytes: integer('SCRIPTORIUM_SPREADSHEET_MAX_BYTES', 256 * 1024 * 1024, 1024, 2 ** 40),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),

@@ -14,8 +14,8 @@ type Parameters = Readonly<Record<string, unknown>>;
 
 /**
  * The URL carries text: where the schema says integer, decimal digits become that number (a sign kept so
- * that `-1` fails its range, not its type), and nothing else converts — `1e3`, `0x10`, ` 7` and `1.5` stay
- * text and fail. An empty query value counts as absent (`?limit=` asks for the default), and an absent
+ * that `-1` fails its range, not its type), where it says boolean, `true` and `false` become that boolean,
+ * and nothing else converts — `1e3`, `0x10`, ` 7`, `1.5` and `yes` stay text and fail. An empty query value counts as absent (`?limit=` asks for the default), and an absent
  * property takes its schema's `default`.
  */
 function coerce(schema: TObject, data: Parameters): Record<string, unknown> {
@@ -29,6 +29,8 @@ function coerced(property: TSchema, given: unknown): unknown {
   if (given === '' && !KindGuard.IsString(property)) return defaultOf(property);
   if (typeof given === 'string' && KindGuard.IsInteger(property) && /^-?\d{1,20}$/.test(given))
     return Number(given);
+  // `true` and `false` exactly: a flag such as `?bom=true` or `?facets=false` (nothing else converts).
+  if (KindGuard.IsBoolean(property) && (given === 'true' || given === 'false')) return given === 'true';
   return given ?? defaultOf(property);
 }
 

@@ -96,6 +96,8 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   // Search (DECISIONS.md §12): as the context reads, ADMIN or a curator of that view (the service checks);
   // also the index's status and its rebuild.
   'GET /repository-view-context/:type/:repositoryViewId/search': 'ROLE_CURATOR',
+  // Spreadsheet export (DECISIONS.md §13): ADMIN, or a curator of the view (checked when the view is opened).
+  'GET /repository-view-context/:type/:repositoryViewId/export': 'ROLE_CURATOR',
   'GET /repository-view-context/:type/:repositoryViewId/search/status': 'ROLE_CURATOR',
   'POST /repository-view-context/:type/:repositoryViewId/search/reindex': 'ROLE_CURATOR',
 

@@ -146,7 +146,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -187,7 +187,7 @@ export interface paths {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX";
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
@@ -220,7 +220,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -294,7 +294,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -372,7 +372,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -448,7 +448,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -655,7 +655,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -1975,6 +1975,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repository-view-context/{type}/{repositoryViewId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a scope’s metadata as CSV (raw text/csv, not an envelope; errors are envelopes, sent before any CSV) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: the CSV starts with a UTF-8 byte-order mark (Excel needs it to read UTF-8) */
+                    bom?: boolean;
+                    /** @description The container (absolute, or relative to the view root; default the root) */
+                    contextUri?: string;
+                    /** @description csv */
+                    format?: string;
+                    /** @description QUERY scope: the search query (the language of GET …/search) */
+                    query?: string;
+                    /** @description CHILDREN, SUBTREE, QUERY, MEMBERS: the resources exported (QUERY: the query's hits below contextUri; MEMBERS: its pcdm members) */
+                    scope?: string;
+                };
+                header?: never;
+                path: {
+                    repositoryViewId: number;
+                    type: "FEDORA" | "LDP";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: never;
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repository-view-context/{type}/{repositoryViewId}/metadata": {
         parameters: {
             query?: never;
@@ -3256,7 +3296,7 @@ export interface paths {
                                     finished?: number | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
