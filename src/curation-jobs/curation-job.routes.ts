@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/access.js';
@@ -13,6 +14,7 @@ import {
 } from './curation-job.schema.js';
 import type { CurationJobService } from './curation-job.service.js';
 import { fixityReportCsv } from './fixity-report-csv.js';
+import { createFromUpload, MULTIPART_LIMITS } from './curation-job-upload.routes.js';
 
 const tags = ['curation jobs'];
 const ONE = 'CurationJob';
@@ -56,23 +58,39 @@ const ReportQuery = Type.Object({
   ),
 });
 
-/** DECISIONS.md §9; the service decides who may see and act on which job. */
-export function curationJobRoutes(jobs: CurationJobService) {
-  return (app: FastifyInstance): void => {
+/**
+ * DECISIONS.md §9; the service decides who may see and act on which job. A SPREADSHEET job's sheet comes as
+ * CSV text in the JSON body or as a multipart upload (DECISIONS.md §13), up to `spreadsheetMaxBytes`.
+ */
+export function curationJobRoutes(jobs: CurationJobService, limits: { spreadsheetMaxBytes: number }) {
+  return async (app: FastifyInstance): Promise<void> => {
     const one = { 200: envelopeSchema(payloadOf(ONE, curationJobSchema)) };
+    // Only POST /curation-job takes uploads; one more byte than the limit lets the sheet's reader tell
+    // the sheet is over it (INVALID, naming the limit) rather than read a sheet cut short.
+    await app.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { ...MULTIPART_LIMITS, fileSize: limits.spreadsheetMaxBytes + 1 },
+    });
 
     app.post(
       '/curation-job',
       {
+        // A sheet as CSV text may be as large as an uploaded one.
+        bodyLimit: limits.spreadsheetMaxBytes,
         schema: {
           tags,
-          summary: 'Start a curation job (MAPPING previews unless dryRun is false; FIXITY checks binaries)',
+          summary:
+            'Start a curation job (MAPPING and SPREADSHEET preview unless dryRun is false; FIXITY checks binaries). A SPREADSHEET job may instead be sent as multipart/form-data: the fields repositoryViewId, contextUri, dryRun, then the sheet as the part file',
+          consumes: ['application/json', 'multipart/form-data'],
           body: CurationJobBody,
           response: one,
         },
       },
-      async (request) =>
-        success(ONE, await jobs.create(checkedBody(request, CurationJobBody), principalOf(request))),
+      async (request) => {
+        const caller = principalOf(request);
+        if (request.isMultipart()) return success(ONE, await createFromUpload(request, jobs, caller));
+        return success(ONE, await jobs.create(checkedBody(request, CurationJobBody), caller));
+      },
     );
     app.get(
       '/curation-job',

@@ -10,6 +10,8 @@ import { JOB_STATES } from './job-states.js';
 export const MAX_JOB_OPERATORS = 100;
 /** The stored query's bound; the query language's own (shorter) limit is the parser's, with its position. */
 export const MAX_JOB_QUERY_LENGTH = 2000;
+/** Every kind but SPREADSHEET needs a scope; the service says so when it is missing. */
+export const SCOPE_REQUIRED = 'A curation job requires a scope';
 
 export const CurationJobBody = Type.Object(
   {
@@ -30,12 +32,19 @@ export const CurationJobBody = Type.Object(
         type: "A curation job's contextUri must be a string",
       }),
     }),
-    scope: Type.Union(
-      JOB_SCOPES.map((scope) => Type.Literal(scope)),
-      messages({
-        required: 'A curation job requires a scope',
-        type: `A curation job's scope must be one of ${JOB_SCOPES.join(', ')}`,
-      }),
+    // Required for every kind but SPREADSHEET, whose resources are its sheet's rows (the service checks).
+    scope: Type.Optional(
+      Type.Union(
+        JOB_SCOPES.map((scope) => Type.Literal(scope)),
+        {
+          description:
+            'required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE)',
+          ...messages({
+            required: SCOPE_REQUIRED,
+            type: `A curation job's scope must be one of ${JOB_SCOPES.join(', ')}`,
+          }),
+        },
+      ),
     ),
     query: Type.Optional(
       Nullable(
@@ -68,11 +77,20 @@ export const CurationJobBody = Type.Object(
         }),
       ),
     ),
+    spreadsheet: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            'SPREADSHEET: the sheet as CSV text (DECISIONS.md §13), as GET …/export writes it; or upload it as the multipart part file',
+          ...messages({ type: "A curation job's spreadsheet must be CSV text (a string)" }),
+        }),
+      ),
+    ),
     dryRun: Type.Optional(
       Nullable(
         Type.Boolean({
           description:
-            'MAPPING: true (the default) previews only; false applies at once. FIXITY and INDEX: false',
+            'MAPPING and SPREADSHEET: true (the default) previews only; false applies at once. FIXITY and INDEX: false',
           ...messages({ type: "A curation job's dryRun must be true or false" }),
         }),
       ),
@@ -109,6 +127,15 @@ export const curationJobSchema = {
     contextUri: { type: 'string' },
     scope: { type: 'string', enum: [...JOB_SCOPES] },
     query: { type: ['string', 'null'], description: 'QUERY scope: the query; null for other scopes' },
+    spreadsheet: {
+      type: ['object', 'null'],
+      description:
+        'SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds',
+      properties: {
+        rows: { type: 'integer' },
+        columns: { type: 'array', items: { type: 'string' } },
+      },
+    },
     operators: { type: 'array', items: { type: 'integer' } },
     dryRun: { type: 'boolean' },
     createdBy: { type: 'integer' },

@@ -9,6 +9,8 @@ import { OperatorStore } from '../operators/operator.store.js';
 import { CurationJobService } from './curation-job.service.js';
 import { operatorsInOrder } from './job-targets.js';
 import { CurationJobStore } from './curation-job.store.js';
+import { SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
+import { SpreadsheetStore } from '../spreadsheets/import/spreadsheet.store.js';
 
 /** The state rules of the service without a runner (the queue only records what it was given). */
 let database: TestDatabase;
@@ -40,6 +42,11 @@ beforeEach(async () => {
       },
       stop: () => Promise.resolve(),
     },
+    spreadsheets: new SpreadsheetImport({
+      store: new SpreadsheetStore(handle.db),
+      jobs: store,
+      limits: { maxRows: 10, maxBytes: 10_000 },
+    }),
     events: { publish: (event) => events.push(event) },
     now: () => 42,
   });

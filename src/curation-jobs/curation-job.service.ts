@@ -30,6 +30,8 @@ import type { StoredItem } from './curation-job-items.store.js';
 import { toWireTriple } from '../repository-view-context/triple-format.js';
 import { pureRemovals } from './work/metadata-document.js';
 import { FieldNaming } from './work/field-naming.js';
+import type { SheetSource } from '../spreadsheets/import/csv-records.js';
+import { sheetOfRequest, type SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
 
 export const ENTITY = 'CurationJob';
 
@@ -41,6 +43,8 @@ export interface CurationJobServiceDependencies {
   readonly queue: JobQueue;
   /** Search, which QUERY and MEMBERS scopes need (DECISIONS.md §12); without it they are refused. */
   readonly scopes?: ScopeFinder;
+  /** SPREADSHEET jobs' sheets (DECISIONS.md §13); `create`'s `file` is one uploaded as a file. */
+  readonly spreadsheets: SpreadsheetImport;
   readonly events?: EventBus;
   readonly now?: () => number;
 }
@@ -60,7 +64,11 @@ export class CurationJobService {
     this.now = deps.now ?? Date.now;
   }
 
-  async create(body: CheckedBody<CurationJobBody>, caller: Principal): Promise<CurationJob> {
+  async create(
+    body: CheckedBody<CurationJobBody>,
+    caller: Principal,
+    file?: SheetSource,
+  ): Promise<CurationJob> {
     const collector = body.collector;
     const viewId = body.get('repositoryViewId');
     const opened = viewId === undefined ? undefined : await this.openForCaller(viewId, caller);
@@ -82,6 +90,7 @@ export class CurationJobService {
     }
 
     const kind = body.get('kind');
+    const sheet = sheetOfRequest(body, file);
     const operatorIds = body.passed('operators') ? (body.get('operators') ?? []) : undefined;
     if (kind === 'MAPPING' && operatorIds !== undefined) await this.checkOperators(operatorIds, opened, body);
     if (kind === 'FIXITY') {
@@ -110,13 +119,15 @@ export class CurationJobService {
       kind: value.kind,
       repositoryViewId: opened.view.id,
       contextUri,
-      scope: value.scope,
+      scope: value.scope ?? 'SUBTREE',
       query: value.scope === 'QUERY' ? (value.query ?? null) : null,
       operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
-      dryRun: value.dryRun ?? value.kind === 'MAPPING',
+      dryRun: value.dryRun ?? (value.kind === 'MAPPING' || value.kind === 'SPREADSHEET'),
       createdBy: caller.userId,
       created: this.now(),
     };
+    if (sheet !== undefined)
+      return this.start(await this.deps.spreadsheets.createJob(job, opened.schemas, sheet, collector));
     return value.kind === 'INDEX' ? this.startIndexJob(job) : this.start(await this.deps.store.create(job));
   }
 

@@ -18,6 +18,11 @@ import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
 import { PgBossJobQueue } from './runner/pg-boss-queue.js';
 import type { JobIndexing } from './work/job-work.js';
+import { SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
+import { SpreadsheetStore } from '../spreadsheets/import/spreadsheet.store.js';
+
+/** A staged sheet no job names after this long was left by an upload cut short (a crash): purged at start. */
+const ORPHAN_SHEET_AGE_MS = 60 * 60 * 1000;
 
 export interface CurationJobsDependencies {
   readonly db: Kysely<Database>;
@@ -47,12 +52,17 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
   const store = new CurationJobStore(deps.db, config.database.kind);
   const queue = deps.queue ?? jobQueueFor(config, deps.warn);
   const findOperators = (ids: readonly number[]) => deps.operators.findByIds(ids);
+  // SPREADSHEET jobs (DECISIONS.md §13): sheets staged at creation, read back by the job's run.
+  const sheets = new SpreadsheetStore(deps.db);
+  const limits = { maxRows: config.spreadsheetMaxRows, maxBytes: config.spreadsheetMaxBytes };
+  const spreadsheets = new SpreadsheetImport({ store: sheets, jobs: store, limits });
   const service = new CurationJobService({
     store,
     views: deps.views,
     operators: findOperators,
     queue,
     ...(deps.scopes !== undefined && { scopes: deps.scopes }),
+    spreadsheets,
     events: deps.events,
   });
   const leaseMs = config.jobLeaseSeconds * 1000;
@@ -80,8 +90,12 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
   const recovery = new JobRecovery(store, queue, { intervalMs: leaseMs, warn: deps.warn });
   return {
     service,
-    routes: curationJobRoutes(service),
+    /** The staged sheets SPREADSHEET jobs read (StagedSheets). */
+    sheets,
+    routes: curationJobRoutes(service, { spreadsheetMaxBytes: limits.maxBytes }),
     async start(): Promise<void> {
+      const purged = await spreadsheets.purgeOrphans(ORPHAN_SHEET_AGE_MS);
+      if (purged > 0) deps.warn(`Purged ${purged} staged spreadsheet(s) that no curation job names`);
       await queue.start((jobId) => runner.handle(jobId));
       await recovery.start();
     },

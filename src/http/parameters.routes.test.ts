@@ -158,7 +158,7 @@ describe('what the services receive', () => {
         repositoryViewRoutes(views),
         verificationRoutes(views),
         schemaRoutes(recording()),
-        curationJobRoutes(recording()),
+        curationJobRoutes(recording(), { spreadsheetMaxBytes: 1024 }),
         contextRoutes(recording(), { maxFileBytes: 1024 }),
       ],
     });

@@ -161,6 +161,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -172,7 +177,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Start a curation job (MAPPING previews unless dryRun is false; FIXITY checks binaries) */
+        /** Start a curation job (MAPPING and SPREADSHEET preview unless dryRun is false; FIXITY checks binaries). A SPREADSHEET job may instead be sent as multipart/form-data: the fields repositoryViewId, contextUri, dryRun, then the sheet as the part file */
         post: {
             parameters: {
                 query?: never;
@@ -191,7 +196,21 @@ export interface paths {
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
-                        scope: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                        /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
+                        scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                        spreadsheet?: string | null;
+                    };
+                    "multipart/form-data": {
+                        /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
+                        contextUri: string;
+                        dryRun?: boolean | null;
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                        operators?: number[] | null;
+                        query?: string | null;
+                        repositoryViewId: number;
+                        /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
+                        scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                        spreadsheet?: string | null;
                     };
                 };
             };
@@ -235,6 +254,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -309,6 +333,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -387,6 +416,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -463,6 +497,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -670,6 +709,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
@@ -3311,6 +3355,11 @@ export interface paths {
                                     repositoryViewId?: number;
                                     /** @enum {string} */
                                     scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
+                                    /** @description SPREADSHEET: the imported sheet (data rows, metadata column headers in order); null for other kinds */
+                                    spreadsheet?: {
+                                        columns?: string[];
+                                        rows?: number;
+                                    } | null;
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
