@@ -30,6 +30,8 @@ export interface NewJobItem {
   readonly fixityStatus?: string | null;
   readonly messageDigest?: string | null;
   readonly size?: string | null;
+  /** SPREADSHEET: the sheet row (header = row 1); null (or absent) for other kinds. */
+  readonly row?: number | null;
 }
 
 export interface StoredItem {
@@ -42,6 +44,10 @@ export interface StoredItem {
   readonly error: string | null;
   readonly warnings: string | null;
   readonly writeState: WriteState;
+  /** SPREADSHEET: the sheet row; null for other kinds. */
+  readonly row: number | null;
+  /** SPREADSHEET `+` row (`contextUri` is its key `+N`): the resource its apply created; null until then. */
+  readonly createdUri: string | null;
 }
 
 /**
@@ -87,6 +93,7 @@ export class CurationJobItemStore {
             fixity_status: item.fixityStatus ?? null,
             message_digest: item.messageDigest ?? null,
             size: item.size ?? null,
+            row_number: item.row ?? null,
           })),
         )
         .onConflict((oc) => oc.columns(['job_id', 'context_uri']).doNothing())
@@ -191,6 +198,33 @@ export class CurationJobItemStore {
     await this.moveItems(jobId, mode, [during], before, contextUris);
   }
 
+  /**
+   * A SPREADSHEET `+` row's resource was created (`key` its `newChildKey`): kept at once, so undo, and an
+   * apply resumed after a stop, know it. The item keeps its key; marks name it by either.
+   */
+  async markCreated(jobId: number, key: string, uri: string): Promise<void> {
+    await this.db
+      .updateTable('curation_job_items')
+      .set({ created_uri: uri })
+      .where('job_id', '=', jobId)
+      .where('context_uri', '=', key)
+      .execute();
+  }
+
+  /**
+   * Forgets the resources recorded as created by an apply that was rolled back (a transaction: they were
+   * never committed), so the preview shows those rows as new again. Items already written keep theirs.
+   */
+  async forgetUncommittedCreations(jobId: number): Promise<void> {
+    await this.db
+      .updateTable('curation_job_items')
+      .set({ created_uri: null })
+      .where('job_id', '=', jobId)
+      .where('write_state', '=', 'NONE')
+      .where('created_uri', 'is not', null)
+      .execute();
+  }
+
   /** Whether some of the job's resources were written by an apply and not restored (a FAILED LDP apply). */
   async hasWrittenItems(jobId: number): Promise<boolean> {
     const row = await this.db
@@ -222,8 +256,13 @@ export class CurationJobItemStore {
       await query.execute();
       return;
     }
-    for (let start = 0; start < contextUris.length; start += URIS_PER_UPDATE)
-      await query.where('context_uri', 'in', contextUris.slice(start, start + URIS_PER_UPDATE)).execute();
+    // A created resource (SPREADSHEET `+` row) is named by its key or, once created, by its IRI.
+    for (let start = 0; start < contextUris.length; start += URIS_PER_UPDATE) {
+      const slice = contextUris.slice(start, start + URIS_PER_UPDATE);
+      await query
+        .where((eb) => eb.or([eb('context_uri', 'in', slice), eb('created_uri', 'in', slice)]))
+        .execute();
+    }
   }
 
   /**
@@ -253,9 +292,10 @@ export class CurationJobItemStore {
   }
 }
 
-/** Rows per multi-row INSERT: 64 × 13 columns stays under SQLite's 999 parameters. */
+/** Rows per multi-row INSERT: 64 × 14 columns stays under SQLite's 999 parameters. */
 const ITEMS_PER_INSERT = 64;
-const URIS_PER_UPDATE = 500;
+/** URIs per UPDATE: matched against two columns, 2 × 400 stays under SQLite's 999 parameters. */
+const URIS_PER_UPDATE = 400;
 
 function toItem(row: CurationJobItemRow): StoredItem {
   return {
@@ -268,5 +308,7 @@ function toItem(row: CurationJobItemRow): StoredItem {
     error: row.error,
     warnings: row.warnings,
     writeState: row.write_state as WriteState,
+    row: row.row_number,
+    createdUri: row.created_uri,
   };
 }

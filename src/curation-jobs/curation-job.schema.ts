@@ -171,6 +171,11 @@ export const resourceChangeSchema = {
       description:
         'pure removals: the triples of removed that nothing in added replaces (within a predicate, the removed values beyond the number it adds)',
     },
+    row: {
+      type: ['integer', 'null'],
+      description:
+        'SPREADSHEET: the sheet row the change comes from (header = row 1); null for other kinds. A row that creates a child has contextUri "+" (its triples\' subject too) until applied, then the created resource',
+    },
   },
 };
 

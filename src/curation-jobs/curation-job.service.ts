@@ -25,10 +25,7 @@ import {
 } from './curation-job.store.js';
 import { refusal, type JobMove, type JobRequest } from './job-states.js';
 import type { JobQueue } from './runner/job-queue.js';
-import { decodeTriples } from './stored-triples.js';
-import type { StoredItem } from './curation-job-items.store.js';
-import { toWireTriple } from '../repository-view-context/triple-format.js';
-import { pureRemovals } from './work/metadata-document.js';
+import { toResourceChange } from './resource-change.js';
 import { FieldNaming } from './work/field-naming.js';
 import type { SheetSource } from '../spreadsheets/import/csv-records.js';
 import { sheetOfRequest, type SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
@@ -381,19 +378,4 @@ function suggestion(field: string, naming: FieldNaming): string {
   const names = naming.prefixedNamesFor(field);
   if (names.length === 0) return '';
   return `; a job names fields by prefixed name, so it matches nothing in a job: use ${names.join(' or ')}`;
-}
-
-/** A stored item as the interface's ResourceChange (documented keys first, then the added ones). */
-function toResourceChange(item: StoredItem): ResourceChange {
-  const removed = decodeTriples(item.removed);
-  const added = decodeTriples(item.added);
-  return {
-    contextUri: item.contextUri,
-    removed: removed.map(toWireTriple),
-    added: added.map(toWireTriple),
-    error: item.error,
-    warnings: item.warnings === null ? [] : (JSON.parse(item.warnings) as string[]),
-    removals: pureRemovals(removed, added).map(toWireTriple),
-    row: null,
-  };
 }

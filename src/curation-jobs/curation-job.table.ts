@@ -55,6 +55,10 @@ export interface CurationJobItemTable {
   fixity_status: string | null;
   message_digest: string | null;
   size: string | null;
+  /** SPREADSHEET: the sheet row the item comes from (header = row 1); null otherwise (migration 018). */
+  row_number: number | null;
+  /** SPREADSHEET `+` row (context_uri `+N`): the resource its apply created, once created; else null. */
+  created_uri: string | null;
 }
 
 export type CurationJobRow = Selectable<CurationJobTable>;

@@ -75,6 +75,8 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       warn: deps.warn,
       ...(deps.indexing !== undefined && { indexing: deps.indexing }),
       ...(deps.upkeep !== undefined && { upkeep: deps.upkeep }),
+      // SPREADSHEET jobs read the rows their creation staged (DECISIONS.md §13).
+      sheets,
     },
     {
       concurrency: config.jobConcurrency,

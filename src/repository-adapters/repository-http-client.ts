@@ -217,6 +217,7 @@ export class RepositoryHttpClient {
     const suffix = hint === undefined ? '' : ` (${hint})`;
     return new UpstreamFailedError(
       `${response.method} ${response.url} answered ${statusText(response.status)}${detail}${suffix}`,
+      { status: response.status },
     );
   }
 

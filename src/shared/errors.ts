@@ -69,9 +69,12 @@ export class ForbiddenError extends AppError {
 /** An operation that failed against an external system: 200 ERROR with a message naming what failed. */
 export class UpstreamFailedError extends AppError {
   readonly code = 'UPSTREAM_FAILED';
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The status the repository answered, when the failure is an unwanted answer (404, 410, 500, …). */
+  readonly status: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
     super(message, options);
     this.name = 'UpstreamFailedError';
+    this.status = options?.status;
   }
 }
 

@@ -4,16 +4,18 @@ import type { JobProgress } from '../curation-job.js';
 import { publishJob, publishResourcesWritten } from '../curation-job.events.js';
 import type { CurationJobStore, JobRecord, StateMove } from '../curation-job.store.js';
 import { ACTIVE_STATE, PHASE_OF, type JobMove, type JobPhase } from '../job-states.js';
-import { decodeTriples } from '../stored-triples.js';
 import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
-import type { JobIndexing, JobTarget, RunOutcome, StoredChange, WriteOutcome } from '../work/job-work.js';
+import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
+import type { JobIndexing, JobTarget, RunOutcome, RunRequest, WriteOutcome } from '../work/job-work.js';
 import type { runScope } from '../work/run-scope.js';
 import type { writeChanges } from '../work/write-changes.js';
 import { ItemBatcher, type BatchEntry } from './item-batcher.js';
 import type { JobHeartbeat } from './job-heartbeat.js';
 import { count, fixityMessage, indexMessage, plural, previewMessage, warningsNote } from './job-messages.js';
 import { countOf, itemOf } from './run-item.js';
+import { storedChangeOf } from './stored-change.js';
 import { sameResource } from '../../repository-adapters/upstream-exchange.js';
+import { isNewChildKey } from '../work/job-work.js';
 
 /** The work itself (work/); tests hand in fakes. */
 export interface JobWork {
@@ -40,6 +42,8 @@ export interface AttemptDependencies {
   readonly indexing?: JobIndexing | undefined;
   /** Told of the resources an apply or undo wrote, so the view's search index follows them. */
   readonly upkeep?: IndexUpkeep | undefined;
+  /** The staged sheets SPREADSHEET jobs read; absent: such a job fails, saying its sheet is not available. */
+  readonly sheets?: StagedSheets | undefined;
 }
 
 /** What each write phase's ends are, and how its messages say it. */
@@ -129,6 +133,11 @@ export class JobAttempt {
       await this.end('fail', 'An INDEX job needs the search index, which this process does not have');
       return null;
     }
+    const sheet = job.kind === 'SPREADSHEET' ? await this.sheetOf() : undefined;
+    if (typeof sheet === 'string') {
+      await this.end('fail', sheet);
+      return null;
+    }
     // A resumed run keeps its first start: what the sweep of an INDEX job compares against.
     const started = job.started ?? startedNow;
     const operators = job.kind === 'MAPPING' ? await deps.operators(job.operators) : [];
@@ -171,6 +180,7 @@ export class JobAttempt {
           scope: job.scope,
           query: job.query,
           operators,
+          ...(sheet !== undefined && { sheet }),
           concurrency: deps.concurrency,
           maxResources: job.kind === 'INDEX' ? deps.indexMaxResources : deps.maxResources,
         },
@@ -249,6 +259,20 @@ export class JobAttempt {
     return moved ? 'APPLY' : null;
   }
 
+  /** A SPREADSHEET job's staged sheet, read as the run goes; or why there is none. */
+  private async sheetOf(): Promise<RunRequest['sheet'] | string> {
+    const { sheets } = this.deps;
+    const id = this.job.spreadsheetId;
+    if (sheets === undefined)
+      return 'A SPREADSHEET job needs the staged sheets, which this process does not have';
+    if (id === null) return 'This SPREADSHEET job names no staged sheet; nothing was written';
+    try {
+      return { columns: await sheets.columns(id), rows: sheets.rows(id) };
+    } catch (error) {
+      return `The job's sheet could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
   /** Writes the stored change-set (APPLY) or its inverse (UNDO). */
   private async writePhase(phase: 'APPLY' | 'UNDO', target: JobTarget): Promise<void> {
     const { deps, job, heartbeat } = this;
@@ -259,18 +283,12 @@ export class JobAttempt {
     if (!(await store.isHeld(job.id, this.lease, ACTIVE_STATE[phase]))) return;
     this.job = (await store.get(job.id)) ?? job;
     this.counters = this.job.progress;
-    const changes: StoredChange[] = (await items.itemsToWrite(job.id, phase)).map((item) => {
-      // Being written when an earlier attempt stopped (LDP): checked before it is written again.
-      const uncertain = item.writeState === 'WRITING' || item.writeState === 'RESTORING';
-      const [remove, add] = phase === 'APPLY' ? [item.removed, item.added] : [item.added, item.removed];
-      return {
-        contextUri: item.contextUri,
-        etag: phase === 'APPLY' ? item.etag : null,
-        remove: decodeTriples(remove),
-        add: decodeTriples(add),
-        uncertain,
-      };
-    });
+    const stored = await items.itemsToWrite(job.id, phase);
+    const changes = stored.map((item) => storedChangeOf(item, phase, job.contextUri));
+    // SPREADSHEET `+` rows: the resources created, by key (recorded by earlier attempts, then by this one).
+    const created = new Map(
+      stored.flatMap((item) => (item.createdUri === null ? [] : [[item.contextUri, item.createdUri]])),
+    );
     const outcome: WriteOutcome = await deps.work.writeChanges(
       target,
       changes,
@@ -281,8 +299,11 @@ export class JobAttempt {
         writing: (uris) => items.markWriting(job.id, phase, uris),
         written: (uris) => items.markWritten(job.id, phase, uris),
         notWritten: (uris) => items.markNotWritten(job.id, phase, uris),
-        // SPREADSHEET `+` rows (job/): recorded by the item store once it knows created resources.
-        created: (key) => Promise.reject(new Error(`${key}: this runner cannot record a created resource`)),
+        // SPREADSHEET `+` rows: kept at once (inside the transaction where there is one), for undo and resume.
+        created: async (key, uri) => {
+          created.set(key, uri);
+          await items.markCreated(job.id, key, uri);
+        },
         cancelled: () => this.stopping(),
       },
       deps.concurrency,
@@ -295,12 +316,10 @@ export class JobAttempt {
         : outcome.ended === 'CANCELLED'
           ? []
           : outcome.written;
-    publishResourcesWritten(deps.events, job, phase, written);
-    if (written.length > 0)
-      deps.upkeep?.written(
-        { viewId: job.repositoryViewId, rootUri: target.rootUri, adapter: target.adapter },
-        { uris: written, deleted: false },
-      );
+    this.tellWritten(target, phase, written, created);
+    // A transaction rolled back took the resources it created: the rows show as new again.
+    if (phase === 'APPLY' && outcome.ended !== 'WRITTEN' && target.adapter.transactions !== undefined)
+      await items.forgetUncommittedCreations(job.id);
     await heartbeat.beat();
     if (heartbeat.lost) return;
     // Closing: whatever was not written stays to write (FEDORA rolled its transaction back).
@@ -333,5 +352,29 @@ export class JobAttempt {
       return;
     }
     await this.end('fail', outcome.message);
+  }
+
+  /**
+   * Tells subscribers and the view's search index what a write phase wrote (DECISIONS.md §10, §12), by IRI:
+   * a `+` row's key becomes the resource it created, whose container changed too; an undo's deletions
+   * are told as such.
+   */
+  private tellWritten(
+    target: JobTarget,
+    phase: 'APPLY' | 'UNDO',
+    written: readonly string[],
+    created: ReadonlyMap<string, string>,
+  ): void {
+    const { deps, job } = this;
+    const uris = written.flatMap((uri) => (isNewChildKey(uri) ? (created.get(uri) ?? []) : [uri]));
+    const createdUris = new Set(created.values());
+    const deleted = phase === 'UNDO' ? uris.filter((uri) => createdUris.has(uri)) : [];
+    const changed = uris.filter((uri) => !deleted.includes(uri));
+    // New children, and children deleted, change their container.
+    if (changed.some((uri) => createdUris.has(uri)) || deleted.length > 0) changed.push(job.contextUri);
+    publishResourcesWritten(deps.events, job, phase, [...new Set([...changed, ...deleted])]);
+    const view = { viewId: job.repositoryViewId, rootUri: target.rootUri, adapter: target.adapter };
+    if (changed.length > 0) deps.upkeep?.written(view, { uris: [...new Set(changed)], deleted: false });
+    if (deleted.length > 0) deps.upkeep?.written(view, { uris: deleted, deleted: true });
   }
 }

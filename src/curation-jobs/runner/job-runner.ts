@@ -5,6 +5,7 @@ import type { Operator } from '../../operators/operator.js';
 import type { CurationJobStore } from '../curation-job.store.js';
 import { PHASE_OF } from '../job-states.js';
 import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
+import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
 import type { JobIndexing, JobTarget } from '../work/job-work.js';
 import { runScope } from '../work/run-scope.js';
 import { writeChanges } from '../work/write-changes.js';
@@ -27,6 +28,8 @@ export interface JobRunnerDependencies {
   readonly indexing?: JobIndexing;
   /** Told of what an apply or undo wrote, so the view's search index follows. */
   readonly upkeep?: IndexUpkeep;
+  /** The staged sheets SPREADSHEET jobs read (DECISIONS.md §13); absent: such jobs fail saying so. */
+  readonly sheets?: StagedSheets;
 }
 
 export interface JobRunnerSettings {
@@ -122,6 +125,7 @@ export class JobRunner {
         closing: () => this.closing,
         indexing: this.deps.indexing,
         upkeep: this.deps.upkeep,
+        sheets: this.deps.sheets,
       },
       job,
       lease,

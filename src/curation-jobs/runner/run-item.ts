@@ -17,11 +17,14 @@ export function itemOf(item: RunItem): NewJobItem {
     return item.error === null
       ? { contextUri: item.contextUri, outcome: 'INDEXED' }
       : { contextUri: item.contextUri, outcome: 'FAILED', error: item.error };
+  // SPREADSHEET: the sheet row, which the preview names each change and failure by.
+  const row = item.row ?? null;
   if (item.error !== null)
-    return { contextUri: item.contextUri, outcome: 'FAILED', etag: item.etag, error: item.error };
+    return { contextUri: item.contextUri, outcome: 'FAILED', etag: item.etag, error: item.error, row };
   const changes = item.removed.length > 0 || item.added.length > 0;
   return {
     contextUri: item.contextUri,
+    row,
     outcome: changes ? 'CHANGED' : 'UNCHANGED',
     etag: item.etag,
     removed: changes ? encodeTriples(item.removed) : null,

@@ -128,8 +128,10 @@ export interface StoredChange {
   /**
    * APPLY of a SPREADSHEET `+` row: `contextUri` is `newChildKey(row)`; the change creates a child of
    * `parentUri` holding `add` (subjects rewritten to the new resource) and reports it through `sink.created`.
+   * `createdUri`: the resource an earlier attempt created (resumed apply): not created again while it is
+   * there and holds `add`; created anew when it is gone (its transaction rolled back).
    */
-  readonly create?: { readonly parentUri: string };
+  readonly create?: { readonly parentUri: string; readonly createdUri?: string | null };
   /**
    * UNDO of a created row: `contextUri` is the resource the apply created; it is deleted when it still holds
    * exactly the metadata `remove` lists (else a conflict: someone changed it since).
@@ -140,6 +142,11 @@ export interface StoredChange {
 /** The key a `+` row's item goes by until (and in the store, after) its resource exists. */
 export function newChildKey(row: number): string {
   return `+${row}`;
+}
+
+/** Whether an item's key is a `+` row's `newChildKey` (an absolute IRI never starts with `+`). */
+export function isNewChildKey(key: string): boolean {
+  return key.startsWith('+');
 }
 
 /** LDP (no transactions): how the writes are persisted, so that a stop at any point is told truthfully. */

@@ -9,10 +9,11 @@ import { changesBetween, readMetadata } from './metadata-document.js';
 import { scopeEntries, unlistable } from './scope-entries.js';
 import type { ScopeEntry } from './scope-walk.js';
 import { isListedScope } from '../curation-job.js';
+import { runSheet } from '../../spreadsheets/job/run-sheet.js';
 
 /**
  * The RUN phase of a job (DECISIONS.md §9): walks the scope (or, QUERY and MEMBERS, the list search gives:
- * scope-entries.ts) and records one item per resource (MAPPING: the triples the operators would remove and
+ * scope-entries.ts; SPREADSHEET reads its sheet's rows instead: spreadsheets/job/run-sheet.ts) and records one item per resource (MAPPING: the triples the operators would remove and
  * add; FIXITY: one per binary; INDEX: the resource's search document, which the runner writes into the
  * index). Nothing is written to the repository.
  * Resumable: resources the sink already holds are walked through (their children still count) but not
@@ -20,6 +21,8 @@ import { isListedScope } from '../curation-job.js';
  * repository cannot serve, or a failing sink end the run early; a resource that fails is an item with an error.
  */
 export async function runScope(request: RunRequest, target: JobTarget, sink: RunSink): Promise<RunOutcome> {
+  // A sheet's rows are its resources: no walk (DECISIONS.md §13).
+  if (request.kind === 'SPREADSHEET') return runSheet(request, target, sink);
   const noSearch = unlistable(target, request.scope);
   if (noSearch !== undefined) return { ended: 'FAILED', message: noSearch };
   if (request.kind === 'MAPPING')

@@ -8,15 +8,19 @@ import type {
 } from '../../repository-adapters/repository-adapter.js';
 import { PreconditionFailedError } from '../../shared/errors.js';
 import { forEachBounded } from './bounded-pool.js';
+import { FieldNaming } from './field-naming.js';
 import type { JobTarget, StoredChange, WriteOutcome, WriteSink } from './job-work.js';
 import { termKey } from './metadata-document.js';
+import { checkCreation, creationSubject, isCreation, updatesFirst, writeCreation } from './write-created.js';
 
 type Changes = readonly StoredChange[] | AsyncIterable<StoredChange>;
 type Mode = 'APPLY' | 'UNDO';
 
 /**
- * The APPLY and UNDO phases of a MAPPING job (DECISIONS.md §9): writes a stored change-set (for UNDO the
- * runner has already swapped each change's removed and added triples).
+ * The APPLY and UNDO phases of a MAPPING or SPREADSHEET job (DECISIONS.md §9, §13): writes a stored
+ * change-set (for UNDO the runner has already swapped each change's removed and added triples). A
+ * SPREADSHEET `+` row's change creates a resource, its undo deletes it (write-created.ts): checked with the
+ * others, written after every update.
  *
  * Where the repository transacts (FEDORA), everything happens in one transaction: every resource is read in
  * it and checked — APPLY: its ETag is still the one the change was computed against; UNDO (or no ETag): it
@@ -37,17 +41,28 @@ export async function writeChanges(
   concurrency: number,
 ): Promise<WriteOutcome> {
   const transactions = target.adapter.transactions;
+  const naming = new FieldNaming(target.schemas);
+  const writer: Writer = { adapter: target.adapter, naming, mode, sink, createdAs: new Map() };
   return transactions === undefined
-    ? writeInBatches(target.adapter, changes, mode, sink, concurrency)
-    : writeInTransaction(target.adapter, transactions, changes, mode, sink, concurrency);
+    ? writeInBatches(writer, changes, concurrency)
+    : writeInTransaction(writer, transactions, changes, concurrency);
+}
+
+/** What every write of one phase goes through. */
+interface Writer {
+  readonly adapter: RepositoryAdapter;
+  /** Tells metadata from server-managed triples (the undo of a created resource checks its metadata). */
+  readonly naming: FieldNaming;
+  readonly mode: Mode;
+  readonly sink: WriteSink;
+  /** LDP: the resources created so far by key (`+N`), so what was written is told by IRI. */
+  readonly createdAs: Map<string, string>;
 }
 
 async function writeInTransaction(
-  adapter: RepositoryAdapter,
+  { adapter, naming, mode, sink }: Writer,
   transactions: TransactionFacet,
   changes: Changes,
-  mode: Mode,
-  sink: WriteSink,
   concurrency: number,
 ): Promise<WriteOutcome> {
   let begun: TransactionInfo;
@@ -67,12 +82,20 @@ async function writeInTransaction(
     // embedded repository serves the reads faster before the transaction holds staged writes (bench:jobs,
     // 1 000 records: read-then-write per record cost about 0.7 s more than all reads, then all writes).
     const toWrite: StoredChange[] = [];
+    const creations: StoredChange[] = [];
     await forEachBounded(
       changes,
       concurrency,
       async (change) => {
         if (isEmpty(change)) return;
         await keepAlive();
+        if (isCreation(change)) {
+          const check = await checkCreation(adapter, change, naming, tx);
+          if (check === 'conflict') conflicts.push(creationSubject(change));
+          else if (check === 'write') creations.push(change);
+          else count += 1;
+          return;
+        }
         const description = await step(change, 'read', () => adapter.describe(change.contextUri, tx));
         if (hasConflict(change, description, mode)) conflicts.push(change.contextUri);
         else toWrite.push(change);
@@ -88,6 +111,18 @@ async function writeInTransaction(
           await step(change, 'written', () =>
             adapter.updateTriples(change.contextUri, change.remove, change.add, tx),
           );
+          count += 1;
+        },
+        stop,
+      );
+      // After every update (a container's own change is not disturbed by its new children), in the one
+      // transaction: a rollback takes the created resources with it.
+      await forEachBounded(
+        creations,
+        concurrency,
+        async (change) => {
+          await keepAlive();
+          await writeCreation(adapter, change, sink, tx);
           count += 1;
         },
         stop,
@@ -121,13 +156,8 @@ const WRITE_BATCH = 64;
 
 type WriteResult = 'written' | 'conflict' | { readonly error: string };
 
-async function writeInBatches(
-  adapter: RepositoryAdapter,
-  changes: Changes,
-  mode: Mode,
-  sink: WriteSink,
-  concurrency: number,
-): Promise<WriteOutcome> {
+async function writeInBatches(writer: Writer, changes: Changes, concurrency: number): Promise<WriteOutcome> {
+  const { sink } = writer;
   const written: string[] = [];
   const conflicts: string[] = [];
   let failure: string | undefined;
@@ -135,7 +165,7 @@ async function writeInBatches(
   const stopped = { cancelled: false };
   const stop = () =>
     conflicts.length > 0 || failure !== undefined || (stopped.cancelled ||= sink.cancelled());
-  for await (const batch of batchesOf(changes, WRITE_BATCH)) {
+  for await (const batch of batchesOf(updatesFirst(changes), WRITE_BATCH)) {
     if (stop()) break;
     const uris = batch.map((change) => change.contextUri);
     await sink.writing(uris);
@@ -145,15 +175,16 @@ async function writeInBatches(
       batch,
       concurrency,
       async (change) => {
-        const result = await writeOne(adapter, change, mode);
+        const result = await writeOne(writer, change);
         if (result === 'written') done.add(change.contextUri);
-        else if (result === 'conflict') conflicts.push(change.contextUri);
+        else if (result === 'conflict')
+          conflicts.push(isCreation(change) ? creationSubject(change) : change.contextUri);
         else failure ??= result.error;
       },
       stop,
     );
     const batchWritten = uris.filter((uri) => done.has(uri));
-    written.push(...batchWritten);
+    written.push(...batchWritten.map((uri) => writer.createdAs.get(uri) ?? uri));
     await sink.written(batchWritten);
     await sink.notWritten(uris.filter((uri) => !done.has(uri)));
   }
@@ -180,9 +211,11 @@ async function writeInBatches(
 }
 
 /** One LDP write with If-Match; never throws (the batch goes on until its writes in flight have ended). */
-async function writeOne(adapter: RepositoryAdapter, change: StoredChange, mode: Mode): Promise<WriteResult> {
+async function writeOne(writer: Writer, change: StoredChange): Promise<WriteResult> {
+  const { adapter, mode } = writer;
   const uri = change.contextUri;
   try {
+    if (isCreation(change)) return await createOne(writer, change);
     let description: ResourceDescription | undefined;
     // Maybe written by the attempt that stopped: if the resource holds the change already, it was.
     if (change.uncertain === true) {
@@ -206,11 +239,34 @@ async function writeOne(adapter: RepositoryAdapter, change: StoredChange, mode: 
   }
 }
 
-/** The non-empty changes in batches of at most `size`, read from the source only as they are needed. */
+/**
+ * One creation (LDP): checked first when there is something to check (a resource created by an earlier
+ * attempt; the created resource an undo deletes), then written.
+ */
+async function createOne(writer: Writer, change: StoredChange): Promise<WriteResult> {
+  const { adapter, naming, sink } = writer;
+  const check = await checkCreation(adapter, change, naming);
+  if (check === 'conflict') return 'conflict';
+  const created =
+    check === 'write' ? await writeCreation(adapter, change, sink) : (change.create?.createdUri ?? undefined);
+  if (created !== undefined) writer.createdAs.set(change.contextUri, created);
+  return 'written';
+}
+
+/**
+ * The non-empty changes in batches of at most `size`, read from the source only as they are needed. Updates
+ * and creations never share a batch: the creations start once every update has ended, so a conflict among
+ * the updates stops them before any resource is created or deleted.
+ */
 async function* batchesOf(changes: Changes, size: number): AsyncGenerator<StoredChange[]> {
   let batch: StoredChange[] = [];
   for await (const change of changes) {
     if (isEmpty(change)) continue;
+    const first = batch[0];
+    if (first !== undefined && isCreation(first) !== isCreation(change)) {
+      yield batch;
+      batch = [];
+    }
     batch.push(change);
     if (batch.length >= size) {
       yield batch;
@@ -244,7 +300,7 @@ function heldTriples(change: StoredChange, description: ResourceDescription): Se
 }
 
 /** An ETag without its weakness mark: a repository may weaken a tag it served strong (compression). */
-function opaqueTag(etag: string): string {
+export function opaqueTag(etag: string): string {
   return etag.startsWith('W/') ? etag.slice(2) : etag;
 }
 

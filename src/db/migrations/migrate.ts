@@ -17,6 +17,7 @@ import { searchIndexMigration } from './014-search-index.js';
 import { searchFeedMigration } from './015-search-feed.js';
 import { curationJobQueryMigration } from './016-curation-job-query.js';
 import { spreadsheetsMigration } from './017-spreadsheets.js';
+import { curationJobItemRowsMigration } from './018-curation-job-item-rows.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '015-search-feed': searchFeedMigration(dialect),
     '016-curation-job-query': curationJobQueryMigration(),
     '017-spreadsheets': spreadsheetsMigration(dialect),
+    '018-curation-job-item-rows': curationJobItemRowsMigration(),
   };
 }
 

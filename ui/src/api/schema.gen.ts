@@ -574,6 +574,8 @@ export interface paths {
                                         predicate?: string;
                                         subject?: string;
                                     }[];
+                                    /** @description SPREADSHEET: the sheet row the change comes from (header = row 1); null for other kinds. A row that creates a child has contextUri "+" (its triples' subject too) until applied, then the created resource */
+                                    row?: number | null;
                                     /** @description each value an operator could not transform (a date DATE_NORMALIZATION_OP cannot read), which the job keeps as it is */
                                     warnings?: string[];
                                 }[];
