@@ -14,9 +14,12 @@ import { upload, type UploadProgress } from '../../api/upload';
  */
 
 const EXPORT = '/repository-view-context/{type}/{repositoryViewId}/export';
-type ExportQuery = NonNullable<paths[typeof EXPORT]['get']['parameters']['query']>;
-/** Which resources become the rows: a container's children or subtree, a search's hits, its members. */
-export type ExportScope = NonNullable<ExportQuery['scope']>;
+type NewJob = paths['/curation-job']['post']['requestBody']['content']['application/json'];
+/**
+ * Which resources become the rows: a container's children or subtree, a search's hits, its members — the
+ * job scopes (§12) but the container alone (the export's parameter is typed only as text).
+ */
+export type ExportScope = Exclude<NonNullable<NewJob['scope']>, 'RESOURCE'>;
 
 type JobEnvelope = paths['/curation-job/{id}']['get']['responses'][200]['content']['application/json'];
 /** The job an import created (DECISIONS.md §9), as the service writes it. */
