@@ -259,14 +259,16 @@ describe('spreadsheets', () => {
 
       // Each change under its sheet row; the new child as "New child (row N)"; the untouched row absent.
       const changes = changesRegion(page);
-      const rowHeading = (uri: string) =>
-        changes.getByRole('heading', { name: `Row ${rowNumberOf(edited, uri)}: ${uri}`, exact: true });
+      const rowName = (uri: string) => ({ name: `Row ${rowNumberOf(edited, uri)}: ${uri}`, exact: true });
+      const rowHeading = (uri: string) => changes.getByRole('heading', rowName(uri));
       await rowHeading(first).waitFor();
       await rowHeading(second).waitFor();
       await rowHeading(third).waitFor();
       expect(await rowHeading(fourth).count()).toBe(0);
       await changes.getByRole('heading', { name: `New child (row ${newRowNumber})`, exact: true }).waitFor();
-      const article = (uri: string) => changes.getByRole('article').filter({ has: rowHeading(uri) });
+      // The inner locator of `has` is looked for inside each article.
+      const article = (uri: string) =>
+        changes.getByRole('article').filter({ has: page.getByRole('heading', rowName(uri)) });
       await article(first)
         .getByText(diffLine('added: ', `"Letters of 1920 ${word}"@en`))
         .waitFor();
@@ -374,7 +376,12 @@ describe('spreadsheets', () => {
       await changes.getByRole('heading', { name: `Row 2: ${records[0]!}`, exact: true }).waitFor();
       const failed = changes.getByRole('article').filter({ hasText: 'Row 3 cannot be imported' });
       await failed.waitFor();
-      await failed.getByText(/^Row 3: /).waitFor();
+      // Headed by its row and resource; the alert's message names both too.
+      await failed.getByRole('heading', { name: `Row 3: ${missing}`, exact: true }).waitFor();
+      await failed
+        .getByRole('alert')
+        .filter({ hasText: new RegExp(`Row 3: .*${escaped(missing)}`) })
+        .waitFor();
       await expectAccessible(page, 'a preview with a failed row');
     });
     await context.close();
