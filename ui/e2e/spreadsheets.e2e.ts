@@ -413,7 +413,7 @@ describe('spreadsheets', () => {
       );
       const results = page.getByRole('region', { name: 'Results', exact: true });
       await results.getByRole('status').getByText(`${RECORDS} results`, { exact: true }).waitFor();
-      const exporter = page.getByRole('region', { name: 'Export these results' });
+      const exporter = page.getByRole('group', { name: 'Export these results' });
       await exporter.getByRole('checkbox', { name: 'For Excel (BOM)' }).check();
       const downloading = page.waitForEvent('download');
       await exporter.getByRole('button', { name: 'Export CSV' }).click();

@@ -12,13 +12,15 @@ export interface ScopeChoice {
 /**
  * `Export CSV`: which resources become rows (when there is a choice), `For Excel (BOM)`, and the button.
  * While the service writes the file the button is busy and a status line says so; then the status names
- * the saved file, or an alert gives the service's message.
+ * the saved file, or an alert gives the service's message. `inline`: one row (button, checkbox, status),
+ * for a place where the page's own content must stay in view (search results).
  */
 export function ExportCsv({
   view,
   contextUri,
   scopes,
   query,
+  inline = false,
 }: {
   view: ViewRef;
   /** The container the scope starts at ('' is the view's root). */
@@ -27,6 +29,7 @@ export function ExportCsv({
   scopes: readonly [ScopeChoice, ...ScopeChoice[]];
   /** QUERY: the query whose hits are exported. */
   query?: string;
+  inline?: boolean;
 }) {
   const [scope, setScope] = useState<ExportScope>(scopes[0].value);
   const [bom, setBom] = useState(false);
@@ -36,6 +39,33 @@ export function ExportCsv({
     : exporter.isSuccess
       ? `Saved ${exporter.data}.`
       : '';
+  const bomBox = (
+    <Checkbox
+      label="For Excel (BOM)"
+      description={
+        inline ? undefined : 'Starts the file with a byte-order mark, so that Excel reads it as UTF-8.'
+      }
+      checked={bom}
+      onChange={(event) => setBom(event.currentTarget.checked)}
+    />
+  );
+  const button = (
+    <Button
+      variant="light"
+      size="sm"
+      loading={exporter.isPending}
+      onClick={() =>
+        exporter.mutate({ view, contextUri, scope, bom, ...(query === undefined ? {} : { query }) })
+      }
+    >
+      Export CSV
+    </Button>
+  );
+  const statusLine = (
+    <Text size="sm" role="status">
+      {status}
+    </Text>
+  );
   return (
     <Stack gap="xs" aria-busy={exporter.isPending}>
       {scopes.length > 1 && (
@@ -54,27 +84,21 @@ export function ExportCsv({
           </Group>
         </Radio.Group>
       )}
-      <Checkbox
-        label="For Excel (BOM)"
-        description="Starts the file with a byte-order mark, so that Excel reads it as UTF-8."
-        checked={bom}
-        onChange={(event) => setBom(event.currentTarget.checked)}
-      />
-      <Group gap="sm">
-        <Button
-          variant="light"
-          size="sm"
-          loading={exporter.isPending}
-          onClick={() =>
-            exporter.mutate({ view, contextUri, scope, bom, ...(query === undefined ? {} : { query }) })
-          }
-        >
-          Export CSV
-        </Button>
-        <Text size="sm" role="status">
-          {status}
-        </Text>
-      </Group>
+      {inline ? (
+        <Group gap="sm">
+          {button}
+          {bomBox}
+          {statusLine}
+        </Group>
+      ) : (
+        <>
+          {bomBox}
+          <Group gap="sm">
+            {button}
+            {statusLine}
+          </Group>
+        </>
+      )}
       {exporter.error !== null && <ErrorAlert error={exporter.error} />}
     </Stack>
   );

@@ -1,5 +1,3 @@
-import { Paper, Stack, Title } from '@mantine/core';
-import { useId } from 'react';
 import type { ViewRef } from '../../../api/context-uri';
 import { ExportCsv } from './export-csv';
 
@@ -15,20 +13,16 @@ export function ResultsExport({
   /** The container searched; undefined: the whole view (its root). */
   contextUri: string | undefined;
 }) {
-  const headingId = useId();
   return (
-    <Paper withBorder p="sm" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="xs">
-        <Title order={3} size="h5" id={headingId}>
-          Export these results
-        </Title>
-        <ExportCsv
-          view={view}
-          contextUri={contextUri ?? ''}
-          scopes={[{ value: 'QUERY', label: 'What the search finds' }]}
-          query={query}
-        />
-      </Stack>
-    </Paper>
+    // A named group, not a headed region: one row under the sort, the hits stay in view.
+    <div role="group" aria-label="Export these results">
+      <ExportCsv
+        view={view}
+        contextUri={contextUri ?? ''}
+        scopes={[{ value: 'QUERY', label: 'What the search finds' }]}
+        query={query}
+        inline
+      />
+    </div>
   );
 }
