@@ -171,7 +171,7 @@ describe('POST /curation-job validation', () => {
       ),
     );
     expect((wrong.payload.ValidationResults as { messages: unknown }).messages).toEqual({
-      kind: { type: "A curation job's kind must be one of MAPPING, FIXITY, INDEX" },
+      kind: { type: "A curation job's kind must be one of MAPPING, FIXITY, INDEX, SPREADSHEET" },
       scope: { type: "A curation job's scope must be one of RESOURCE, CHILDREN, SUBTREE, QUERY, MEMBERS" },
       dryRun: { type: "A curation job's dryRun must be true or false" },
     });
@@ -265,6 +265,8 @@ describe('curation jobs on the embedded repository', () => {
       error: null,
       warnings: [],
       removals: [],
+      // A MAPPING change comes from no sheet row.
+      row: null,
     });
     const rest = ok(await sendJson(t.app, 'GET', `/curation-job/${job.id}/changes?offset=2`))[
       'ArrayList<ResourceChange>'
@@ -408,6 +410,7 @@ describe('curation jobs on the embedded repository', () => {
       error: null,
       warnings: expect.arrayContaining([kept('ca. 1920'), kept('March 2020')]) as string[],
       removals: [lost],
+      row: null,
     });
     expect(byUri.get(merged)?.warnings).toHaveLength(2);
     expect(byUri.get(rewritten)).toEqual({
@@ -417,6 +420,7 @@ describe('curation jobs on the embedded repository', () => {
       error: null,
       warnings: [],
       removals: [],
+      row: null,
     });
     // Nothing changes there, but the curator is told what was kept.
     expect(byUri.get(unreadable)).toEqual({
@@ -426,6 +430,7 @@ describe('curation jobs on the embedded repository', () => {
       error: null,
       warnings: [kept('ca. 1920')],
       removals: [],
+      row: null,
     });
 
     ok(await sendJson(t.app, 'POST', `/curation-job/${created.id}/apply`));

@@ -1,4 +1,5 @@
 import type { Quad } from '@rdfjs/types';
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRepositoryCredentials } from '../../embedded-repository/credentials.js';
@@ -60,7 +61,10 @@ async function changesOf(id: number): Promise<Change[]> {
 
 /** Posts a sheet (a dry run) on `collection` and waits for its preview. */
 async function previewed(collection: string, rows: readonly (readonly string[])[]): Promise<Job> {
-  const spreadsheet = stringify([HEADER, ...rows]);
+  return previewedCsv(collection, stringify([HEADER, ...rows]));
+}
+
+async function previewedCsv(collection: string, spreadsheet: string): Promise<Job> {
   const job = ok(
     await sendJson(t.app, 'POST', '/curation-job', {
       kind: 'SPREADSHEET',
@@ -212,5 +216,46 @@ describe('A SPREADSHEET job through the API on the embedded repository', () => {
     expect(await childrenOf(collection)).toEqual([...records].sort());
     // The + row is still shown as new: nothing was created.
     expect((await changesOf(job.id)).map((change) => change.contextUri)).toEqual([one, two, '+']);
+  });
+
+  it('a sheet exported and imported unchanged previews no change; edited, it previews exactly the edit', async () => {
+    const { collection, records } = await seeded(3);
+    const [one] = records as [string];
+    await adapter.updateTriples(
+      one,
+      [],
+      [
+        quad(namedNode(one), namedNode(CREATOR), literal('Ada, "the first"')),
+        quad(namedNode(one), namedNode(CREATOR), namedNode('http://example.org/ada')),
+        quad(namedNode(one), namedNode(TITLE), literal('Письмо', 'ru')),
+      ],
+    );
+    const params = new URLSearchParams({ contextUri: collection, scope: 'CHILDREN' });
+    const exported = await sendJson(t.app, 'GET', `${view.prefix}/export?${params.toString()}`);
+    expect(exported.headers['content-type'], exported.body).toMatch(/^text\/csv/u);
+    const unchanged = await previewedCsv(collection, exported.body);
+    expect(unchanged).toMatchObject({
+      state: 'PREVIEWED',
+      progress: { total: 3, done: 3, changed: 0, failed: 0 },
+    });
+    expect(await changesOf(unchanged.id)).toEqual([]);
+
+    const [header = [], ...rows] = parse(exported.body);
+    const titleAt = header.indexOf('dcterms:title[en]');
+    const oneRow = rows.findIndex((row) => row[0] === one);
+    rows[oneRow]![titleAt] = 'Letter one';
+    const edited = await previewedCsv(collection, stringify([header, ...rows]));
+    expect(edited.progress).toEqual({ total: 3, done: 3, changed: 1, failed: 0 });
+    expect(await changesOf(edited.id)).toEqual([
+      {
+        contextUri: one,
+        row: oneRow + 2,
+        removed: [{ subject: one, predicate: TITLE, object: '"Record 1"@en' }],
+        added: [{ subject: one, predicate: TITLE, object: '"Letter one"@en' }],
+        error: null,
+        warnings: [],
+        removals: [],
+      },
+    ]);
   });
 });
