@@ -53,7 +53,7 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
   const queue = deps.queue ?? jobQueueFor(config, deps.warn);
   const findOperators = (ids: readonly number[]) => deps.operators.findByIds(ids);
   // SPREADSHEET jobs (DECISIONS.md §13): sheets staged at creation, read back by the job's run.
-  const sheets = new SpreadsheetStore(deps.db);
+  const sheets = new SpreadsheetStore(deps.db, config.database.kind);
   const limits = { maxRows: config.spreadsheetMaxRows, maxBytes: config.spreadsheetMaxBytes };
   const spreadsheets = new SpreadsheetImport({ store: sheets, jobs: store, limits });
   const service = new CurationJobService({

@@ -23,7 +23,7 @@ beforeEach(async () => {
   statements = [];
   handle = connectDatabase(database.config, { onQuery: (sql) => statements.push(sql) });
   await migrateToLatest(handle.db, handle.dialect);
-  store = new SpreadsheetStore(handle.db);
+  store = new SpreadsheetStore(handle.db, handle.dialect);
   const view = await handle.db
     .insertInto('repository_views')
     .values({

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database, SqlDialect } from '../../db/database.js';
 import type { SheetColumn, SheetRow, SpreadsheetSummary, StagedSheets } from '../spreadsheet.js';
 
 /** Rows per INSERT while staging: small statements, so SQLite serves other writers between them. */
@@ -24,7 +24,11 @@ export interface NewSheet {
  * reading fails part way is `discard`ed; one that no job came to name is purged by `purgeOrphans`.
  */
 export class SpreadsheetStore implements StagedSheets {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** PostgreSQL: `finish` refreshes the planner's statistics of the rows. */
+    private readonly dialect: SqlDialect = 'sqlite',
+  ) {}
 
   /** A new, empty sheet; its rows follow with `stageRows` and its size with `finish`. */
   async create(sheet: NewSheet): Promise<number> {
@@ -62,13 +66,18 @@ export class SpreadsheetStore implements StagedSheets {
     }
   }
 
-  /** Records the sheet's size once every row is staged. */
+  /**
+   * Records the sheet's size once every row is staged. On PostgreSQL the rows' statistics are refreshed
+   * too: planned on none (a table just filled), a page of `rows` reads and sorts every row after it (8 s
+   * for 100 000 rows, against 1 s once analysed), and the job's run reads the sheet at once.
+   */
   async finish(sheetId: number, rowCount: number): Promise<void> {
     await this.db
       .updateTable('spreadsheets')
       .set({ row_count: rowCount })
       .where('id', '=', sheetId)
       .execute();
+    if (this.dialect === 'postgres') await sql`analyze spreadsheet_rows`.execute(this.db);
   }
 
   /** Removes a sheet and its rows (rows in slices first, so a big sheet is not one long DELETE). */
