@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connectDatabase } from '../src/db/connect.js';
-import type { DatabaseConfig } from '../src/config/config.js';
 import type { SqlDialect } from '../src/db/database.js';
 import { createSearchIndexStore } from '../src/search/index/search-index.store.js';
 import { parseQuery } from '../src/search/query/parse-query.js';
@@ -13,12 +11,12 @@ import { QUERY_SHAPES } from './search/corpus.js';
 import { documentsOf, prepared, requeue, timeFeed, timeFloor } from './search/indexing.js';
 import { CORPUS_ROOT, seedRepository } from './search/seed.js';
 import { signIn } from './scenarios.js';
+import { benchDatabase } from './shared/bench-database.js';
 import { freePort } from './shared/free-port.js';
 import { machineFacts } from './shared/machine.js';
 import { median } from './shared/median.js';
 import { startService } from './shared/service.js';
 import { RESULTS, envInt } from './shared/settings.js';
-import { benchPostgres } from './shared/throwaway-postgres.js';
 
 /**
  * `npm run bench:search` (issue 28): on the embedded repository, SQLite then PostgreSQL, at 1 000, 10 000 and
@@ -77,40 +75,8 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - began;
 }
 
-async function database(
-  engine: SqlDialect,
-): Promise<
-  | { config: DatabaseConfig; env: Record<string, string>; dataDir: string; drop: () => Promise<void> }
-  | undefined
-> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-search-'));
-  const cleanDir = () => rm(dataDir, { recursive: true, force: true });
-  if (engine === 'sqlite')
-    return {
-      config: { kind: 'sqlite', file: path.join(dataDir, 'scriptorium.sqlite') },
-      env: {},
-      dataDir,
-      drop: cleanDir,
-    };
-  const pg = await benchPostgres();
-  if ('skipped' in pg) {
-    console.log(`   PostgreSQL ${pg.skipped}`);
-    await cleanDir();
-    return undefined;
-  }
-  return {
-    config: { kind: 'postgres', url: pg.url },
-    env: { DATABASE_URL: pg.url },
-    dataDir,
-    drop: async () => {
-      await pg.drop();
-      await cleanDir();
-    },
-  };
-}
-
 async function measureSize(engine: SqlDialect, size: number): Promise<SizeRow | undefined> {
-  const target = await database(engine);
+  const target = await benchDatabase(engine, 'search');
   if (target === undefined) return undefined;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;

@@ -8,17 +8,19 @@ let compiling: Promise<void> | undefined;
 /**
  * Starts the service on a loopback port with its production log level and the data directory given;
  * `env` adds what the bench needs (accounts, the embedded repository, limits). It runs as `npm start`
- * runs it: tsc's output under plain Node (shared/compiled.ts), compiled before the first start.
+ * runs it: tsc's output under plain Node (shared/compiled.ts), compiled before the first start. `entry`:
+ * the source whose compiled output runs (a bench's own entry that wraps the service, e.g. with a floor).
  */
 export async function startService(
   dataDir: string,
   env: Readonly<Record<string, string>>,
+  entry = 'src/main.ts',
 ): Promise<ChildServer> {
   compiling ??= compileServers();
   await compiling;
   return startChildServer(
     'scriptorium',
-    compiledEntry('src/main.ts'),
+    compiledEntry(entry),
     { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SCRIPTORIUM_DATA_DIR: dataDir, ...env },
     ROOT,
   );

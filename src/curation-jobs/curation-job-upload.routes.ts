@@ -27,6 +27,11 @@ export async function createFromUpload(
   const fields: Record<string, unknown> = { kind: 'SPREADSHEET' };
   for await (const part of request.parts()) {
     if (part.type === 'field') {
+      // Never a value cut short at the limit (a sheet sent as a field would be read half).
+      if (part.valueTruncated)
+        throw new BadRequestError(
+          `The form field ${part.fieldname} is longer than ${MULTIPART_LIMITS.fieldSize} bytes; send the sheet as the part file`,
+        );
       if (typeof part.value === 'string') fields[part.fieldname] = fieldValue(part.fieldname, part.value);
       continue;
     }

@@ -41,8 +41,8 @@ export class JobCliError extends Error {}
 /** An API client for the job commands: one base URL, one bearer token. */
 export class JobApi {
   constructor(
-    private readonly base: string,
-    private readonly token: string,
+    readonly base: string,
+    readonly token: string,
     private readonly fetchImpl: typeof fetch,
   ) {}
 
@@ -89,7 +89,7 @@ export async function request(
 }
 
 /** An INVALID envelope's per-field messages, or the ERROR message. */
-function describeRefusal(envelope: Envelope): string {
+export function describeRefusal(envelope: Envelope): string {
   const results = envelope.payload.ValidationResults as
     { messages?: Record<string, Record<string, string>> } | undefined;
   const lines = Object.entries(results?.messages ?? {}).flatMap(([field, messages]) =>

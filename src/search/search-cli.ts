@@ -39,14 +39,14 @@ interface SearchResultsJson {
 }
 
 /** `/repository-view-context/<TYPE>/<id>`: the search routes sit under the view's context prefix. */
-async function viewPrefix(io: JobCliIo, base: string, token: string, viewId: number): Promise<string> {
+export async function viewPrefix(io: JobCliIo, base: string, token: string, viewId: number): Promise<string> {
   const envelope = await request(io.fetch, base, 'GET', `/repository-view/${viewId}`, token);
   const type = (envelope.payload.RepositoryView as { type?: unknown } | undefined)?.type;
   if (typeof type !== 'string') throw new JobCliError(`View ${viewId}: the answer holds no view type`);
   return `/repository-view-context/${encodeURIComponent(type)}/${viewId}`;
 }
 
-function viewIdOf(text: string | undefined): number {
+export function viewIdOf(text: string | undefined): number {
   const id = Number(text);
   if (text === undefined || !Number.isSafeInteger(id) || id < 1)
     throw new JobCliError(`A view id is a positive whole number, not ${text ?? 'nothing'}`);

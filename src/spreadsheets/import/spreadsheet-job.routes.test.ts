@@ -23,6 +23,7 @@ let t: TestApp;
 let view: EmbeddedView;
 let database: DatabaseHandle;
 let dataDir: string;
+let databaseConfig: DatabaseConfig;
 let stranger: { token: string };
 
 interface Job {
@@ -39,10 +40,10 @@ interface Job {
 beforeAll(async () => {
   // The app's database is one this suite can read too: a file (SQLite) or a schema (PostgreSQL).
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-sheets-'));
-  const config: DatabaseConfig =
+  const config: DatabaseConfig = (databaseConfig =
     testDialect === 'sqlite'
       ? { kind: 'sqlite', file: path.join(dataDir, 'scriptorium.sqlite') }
-      : (await createTestDatabase()).config;
+      : (await createTestDatabase()).config);
   t = await buildTestApp({
     database: config,
     searchIndexNewViews: false,
@@ -133,8 +134,15 @@ function created(response: { body: string }): Job {
   return envelope.payload.CurationJob as Job;
 }
 
+/** Once the suite's jobs rest (their run is not this suite's subject), removes them and their sheets. */
 async function deleteJobs(): Promise<void> {
-  // The job's run is not this suite's subject: its rows go with the jobs (they are staged for the run).
+  for (const { id } of await database.db.selectFrom('curation_jobs').select('id').execute())
+    for (let i = 0; ; i++) {
+      const job = created(await sendJson(t.app, 'GET', `/curation-job/${id}`));
+      if (!['QUEUED', 'RUNNING'].includes(job.state)) break;
+      if (i > 400) throw new Error(`job ${id} is still ${job.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   await database.db.deleteFrom('curation_jobs').where('kind', '=', 'SPREADSHEET').execute();
   await database.db.deleteFrom('spreadsheets').execute();
 }
@@ -302,6 +310,14 @@ describe('POST /curation-job, kind SPREADSHEET', () => {
       });
     });
 
+    it('refuses a form field cut short at its limit (a sheet sent as a field rather than a file)', async () => {
+      const long = `contextUri,dcterms:title\n${R()}a,${'x'.repeat(9000)}\n`;
+      const response = await upload(form({ ...viewFields(), spreadsheet: long }));
+      expect(response.statusCode).toBe(400);
+      expect(body(response).meta.message).toMatch(/The form field spreadsheet is longer than 8192 bytes/);
+      expect(await stagedRows()).toBe(0);
+    });
+
     it('checks the view and the caller before reading the sheet, and malformed form fields as JSON ones', async () => {
       const csv = `contextUri\n${R()}a\n`;
       const refused = await invalid(await upload(form(viewFields(), csv), stranger.token));
@@ -315,5 +331,25 @@ describe('POST /curation-job, kind SPREADSHEET', () => {
         dryRun: { type: "A curation job's dryRun must be true or false" },
       });
     });
+  });
+
+  it('purges at start-up the staged sheets no job names that are older than an hour', async () => {
+    const sheet = (created: number) =>
+      database.db
+        .insertInto('spreadsheets')
+        .values({ repository_view_id: view.viewId, created_by: 1, created, row_count: 0, columns: '[]' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    await sheet(Date.now() - 2 * 60 * 60 * 1000);
+    const young = await sheet(Date.now() - 60 * 1000);
+    // Another instance starting on the same database.
+    const other = await buildTestApp({ database: databaseConfig, searchIndexNewViews: false });
+    try {
+      const left = await database.db.selectFrom('spreadsheets').select('id').orderBy('id').execute();
+      expect(left).toEqual([{ id: young.id }]);
+    } finally {
+      await other.close();
+      await database.db.deleteFrom('spreadsheets').execute();
+    }
   });
 });

@@ -240,7 +240,7 @@ describe('A SPREADSHEET job through the API on the embedded repository', () => {
     });
     expect(await changesOf(unchanged.id)).toEqual([]);
 
-    const [header = [], ...rows] = parse(exported.body, { bom: true });
+    const [header = [], ...rows] = parse(exported.body);
     const titleAt = header.indexOf('dcterms:title[en]');
     const oneRow = rows.findIndex((row) => row[0] === one);
     rows[oneRow]![titleAt] = 'Letter one';

@@ -7,6 +7,12 @@ type JobEnvelope = paths['/curation-job/{id}']['get']['responses'][200]['content
 export type CurationJob = Complete<NonNullable<NonNullable<JobEnvelope['payload']>['CurationJob']>>;
 export type JobState = CurationJob['state'];
 export type NewJob = paths['/curation-job']['post']['requestBody']['content']['application/json'];
+type ChangesEnvelope =
+  paths['/curation-job/{id}/changes']['get']['responses'][200]['content']['application/json'];
+/** One resource's change in a job's preview or result. */
+export type ResourceChange = Complete<
+  NonNullable<NonNullable<ChangesEnvelope['payload']>['ArrayList<ResourceChange>']>
+>[number];
 
 /**
  * States a job leaves on its own: the screens watch it while it is in one of them. A copy of the server's

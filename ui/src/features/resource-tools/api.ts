@@ -3,7 +3,7 @@ import { api, done, payload } from '../../api/client';
 import type { Context } from '../../api/context-types';
 import { contextUriOf, type ResourceRef, type ViewRef } from '../../api/context-uri';
 import { upload, type UploadProgress } from '../../api/upload';
-import { filenameOf } from './filename';
+import { filenameOf } from '../../api/filename';
 
 /**
  * Transactions, versions and binaries of one resource. Writes change the resource's context: they

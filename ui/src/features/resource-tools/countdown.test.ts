@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { announcementAt, formatRemaining } from './countdown';
-import { filenameOf } from './filename';
 
 describe('the transaction countdown', () => {
   it('shows mm:ss, rounding up, never below zero', () => {
@@ -16,14 +15,5 @@ describe('the transaction countdown', () => {
     expect(announcementAt(30)).toBe('The transaction expires in 30 seconds.');
     expect(announcementAt(10)).toBe('The transaction expires in 10 seconds.');
     for (const seconds of [59, 45, 31, 29, 11, 9, 1]) expect(announcementAt(seconds)).toBeUndefined();
-  });
-});
-
-describe('filenameOf', () => {
-  it('reads filename* first, then filename, else download', () => {
-    expect(filenameOf(`attachment; filename="a.txt"; filename*=UTF-8''caf%C3%A9.txt`)).toBe('café.txt');
-    expect(filenameOf('attachment; filename="scan.pdf"')).toBe('scan.pdf');
-    expect(filenameOf('attachment')).toBe('download');
-    expect(filenameOf(null)).toBe('download');
   });
 });

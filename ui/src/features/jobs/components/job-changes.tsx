@@ -2,7 +2,8 @@ import { Alert, Button, Group, List, Paper, Stack, Text, Title, VisuallyHidden }
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState, ErrorAlert, PendingScreen } from '../../../components/query-states';
-import { CHANGES_PAGE_SIZE, changesQuery, isRunning, type CurationJob } from '../api';
+import { CHANGES_PAGE_SIZE, changesQuery, isRunning, type CurationJob, type ResourceChange } from '../api';
+import { changeLabel } from '../change-label';
 
 /** A yellow Alert's title in the text colour: Mantine's yellow title falls short of AA contrast (axe). */
 const YELLOW_TITLE = { title: { color: 'var(--mantine-color-text)' } };
@@ -13,9 +14,10 @@ interface Triple {
 }
 
 /**
- * A MAPPING job's preview: per changed resource, removed triples in red ("−") and added in green ("+"); a
- * pure removal (nothing replaces it) labelled as such; the values an operator could not transform and the
- * job kept, as warnings.
+ * A MAPPING or SPREADSHEET job's preview: per changed resource, removed triples in red ("−") and added in
+ * green ("+"); a pure removal (nothing replaces it) labelled as such; the values an operator could not
+ * transform and the job kept, as warnings. A SPREADSHEET change carries its sheet row ("Row 12"; a `+` row
+ * is "New child (row 12)"), and so does its failure.
  */
 export function JobChanges({ job }: { job: CurationJob }) {
   const [page, setPage] = useState(0);
@@ -37,33 +39,8 @@ export function JobChanges({ job }: { job: CurationJob }) {
       ) : (
         <>
           {changes.data.slice(0, CHANGES_PAGE_SIZE).map((change) => (
-            <Paper key={change.contextUri} withBorder p="sm" component="article">
-              <Title order={3} size="h5" style={{ wordBreak: 'break-all' }}>
-                {change.contextUri}
-              </Title>
-              {change.error !== null && (
-                <Alert color="red" mt="xs" title="This resource cannot be mapped">
-                  {change.error}
-                </Alert>
-              )}
-              {change.warnings.length > 0 && (
-                <Alert color="yellow" mt="xs" title="Kept as they were" role="note" styles={YELLOW_TITLE}>
-                  <List size="sm" spacing={2}>
-                    {change.warnings.map((warning, index) => (
-                      <List.Item key={index}>{warning}</List.Item>
-                    ))}
-                  </List>
-                </Alert>
-              )}
-              <List listStyleType="none" spacing={2} mt="xs" ff="monospace" size="sm">
-                {markPureRemovals(change.removed, change.removals).map(({ triple, pure }, index) => (
-                  <TripleLine key={`r${index}`} triple={triple} kind={pure ? 'lost' : 'removed'} />
-                ))}
-                {change.added.map((triple, index) => (
-                  <TripleLine key={`a${index}`} triple={triple} kind="added" />
-                ))}
-              </List>
-            </Paper>
+            // A `+` row has no IRI yet, and several may say "+": the row tells them apart.
+            <ChangeCard key={`${change.row ?? ''} ${change.contextUri}`} change={change} />
           ))}
           <Group justify="space-between">
             <Button variant="default" disabled={page === 0} onClick={() => setPage(page - 1)}>
@@ -81,6 +58,45 @@ export function JobChanges({ job }: { job: CurationJob }) {
         </>
       )}
     </Stack>
+  );
+}
+
+/** One resource's change: its name (with its sheet row), why it failed, what was kept, the diff. */
+function ChangeCard({ change }: { change: ResourceChange }) {
+  const label = changeLabel(change);
+  return (
+    <Paper withBorder p="sm" component="article">
+      <Title order={3} size="h5" style={{ wordBreak: 'break-all' }}>
+        {label.row !== null && (
+          <Text span inherit c="violet.9">
+            {label.row}:{' '}
+          </Text>
+        )}
+        {label.subject}
+      </Title>
+      {change.error !== null && (
+        <Alert color="red" mt="xs" title={label.failure}>
+          {change.error}
+        </Alert>
+      )}
+      {change.warnings.length > 0 && (
+        <Alert color="yellow" mt="xs" title="Kept as they were" role="note" styles={YELLOW_TITLE}>
+          <List size="sm" spacing={2}>
+            {change.warnings.map((warning, index) => (
+              <List.Item key={index}>{warning}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      <List listStyleType="none" spacing={2} mt="xs" ff="monospace" size="sm">
+        {markPureRemovals(change.removed, change.removals).map(({ triple, pure }, index) => (
+          <TripleLine key={`r${index}`} triple={triple} kind={pure ? 'lost' : 'removed'} />
+        ))}
+        {change.added.map((triple, index) => (
+          <TripleLine key={`a${index}`} triple={triple} kind="added" />
+        ))}
+      </List>
+    </Paper>
   );
 }
 

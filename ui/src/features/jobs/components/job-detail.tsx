@@ -61,7 +61,11 @@ export function JobDetail({ id }: { id: number }) {
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
             <Fact label="Kind" value={job.kind} />
-            <Fact label="Scope" value={job.scope} />
+            {job.spreadsheet === null ? (
+              <Fact label="Scope" value={job.scope} />
+            ) : (
+              <SheetFacts sheet={job.spreadsheet} />
+            )}
             {job.query !== null && <Fact label="Query" value={job.query} />}
             <Fact label="Resource" value={job.contextUri === '' ? 'Root' : job.contextUri} />
             <Fact label="Preview only" value={job.dryRun ? 'yes' : 'no'} />
@@ -89,9 +93,21 @@ export function JobDetail({ id }: { id: number }) {
         </Stack>
       </Paper>
       {/* An INDEX job (search, DECISIONS.md §12) changes no resource: its counts say what it did. */}
-      {job.kind === 'MAPPING' && <JobChanges job={job} />}
+      {(job.kind === 'MAPPING' || job.kind === 'SPREADSHEET') && <JobChanges job={job} />}
       {job.kind === 'FIXITY' && <FixityReport job={job} />}
     </Stack>
+  );
+}
+
+/** A SPREADSHEET job's sheet: its rows (the resources it names) and its metadata columns. */
+function SheetFacts({ sheet }: { sheet: NonNullable<CurationJob['spreadsheet']> }) {
+  const rows = sheet.rows === 1 ? '1 row' : `${sheet.rows} rows`;
+  const columns = sheet.columns.length === 1 ? '1 column' : `${sheet.columns.length} columns`;
+  return (
+    <>
+      <Fact label="Spreadsheet" value={`${rows}, ${columns}`} />
+      <Fact label="Columns" value={sheet.columns.length === 0 ? '—' : sheet.columns.join(', ')} />
+    </>
   );
 }
 

@@ -47,6 +47,7 @@ export function SearchScreen({
   compact,
   state,
   onChange,
+  resultsExport,
 }: {
   view: ViewRef;
   viewName: string;
@@ -55,6 +56,11 @@ export function SearchScreen({
   compact: Compact;
   state: SearchState;
   onChange: (next: Partial<SearchState>) => void;
+  /**
+   * What to show to export the hits (the route composes it from another feature), given the query as run
+   * and the container searched; shown while there are hits of a query.
+   */
+  resultsExport?: (found: { query: string; contextUri: string | undefined }) => React.ReactNode;
 }) {
   const resultsHeading = useId();
   const query = effectiveQuery(state.q, state.filters);
@@ -182,6 +188,10 @@ export function SearchScreen({
                 </ButtonLink>
               )}
             </Group>
+            {query !== '' &&
+              data !== undefined &&
+              data.total > 0 &&
+              resultsExport?.({ query, contextUri: state.contextUri })}
             {invalid !== undefined ? (
               <Alert color="red" title="The query cannot be run">
                 <Text size="sm">Correct it in the search box: {invalid}</Text>

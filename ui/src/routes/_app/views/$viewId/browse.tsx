@@ -16,6 +16,7 @@ import { useLiveContexts } from '../../../../features/browser/live';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
 import { StartJobButton } from '../../../../features/jobs/components/start-job-button';
 import { BrowserSearchBox } from '../../../../features/search/components/search-box';
+import { SpreadsheetSection } from '../../../../features/spreadsheets/components/spreadsheet-section';
 import { BinaryTools } from '../../../../features/resource-tools/components/binary-tools';
 import { TransactionBanner } from '../../../../features/resource-tools/components/transaction-banner';
 import { VersionsSection } from '../../../../features/resource-tools/components/versions-section';
@@ -84,7 +85,10 @@ function BrowsePage() {
   const schemas = useMemo(() => schemasOfView(view, allSchemas), [view, allSchemas]);
   const prefixes = useMemo(() => prefixesOf(schemas), [schemas]);
   useLiveContexts(id);
-  const admin = isAdmin(readSession());
+  const session = readSession();
+  const admin = isAdmin(session);
+  // Who may start jobs (the service checks it is a curator of this view).
+  const curator = admin || session?.role === 'ROLE_CURATOR';
 
   return (
     <Stack gap="lg" maw={1100}>
@@ -113,6 +117,9 @@ function BrowsePage() {
           void navigate({ search: (previous) => ({ ...previous, page: next === 1 ? undefined : next }) });
         }}
       />
+      {!context.resource && !context.isVersion && (
+        <SpreadsheetSection resource={resource} canImport={curator} />
+      )}
       <VersionsSection resource={resource} context={context} />
       {admin && (
         <>

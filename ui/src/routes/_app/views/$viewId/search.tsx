@@ -12,6 +12,7 @@ import { prefixesOf, schemasOfView } from '../../../../features/browser/view-sch
 import { indexStatusQuery, searchQuery } from '../../../../features/search/api';
 import { SearchScreen, type SearchState } from '../../../../features/search/components/search-screen';
 import { effectiveQuery, MAX_OFFSET, SEARCH_SORTS } from '../../../../features/search/query-terms';
+import { ResultsExport } from '../../../../features/spreadsheets/components/results-export';
 
 /** The router reads `?q=1920` as the number 1920: a query is text whatever it looks like. */
 const text = z.preprocess(
@@ -118,6 +119,9 @@ function SearchPage() {
       scopeName={contextUri === undefined ? undefined : (scope.data?.name ?? undefined)}
       compact={compact}
       state={state}
+      resultsExport={(found) => (
+        <ResultsExport view={ref} query={found.query} contextUri={found.contextUri} />
+      )}
       onChange={(next) => {
         const merged = { ...state, ...next };
         void navigate({

@@ -1,6 +1,6 @@
-/** The file name a Content-Disposition header gives (RFC 6266 `filename*` first), else `download`. */
-export function filenameOf(disposition: string | null): string {
-  if (disposition === null) return 'download';
+/** The file name a Content-Disposition header gives (RFC 6266 `filename*` first), else `fallback`. */
+export function filenameOf(disposition: string | null, fallback = 'download'): string {
+  if (disposition === null) return fallback;
   const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
   if (extended?.[1] !== undefined) {
     try {
@@ -11,5 +11,5 @@ export function filenameOf(disposition: string | null): string {
   }
   const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition);
   const name = plain?.[1]?.trim() ?? '';
-  return name === '' ? 'download' : name;
+  return name === '' ? fallback : name;
 }
