@@ -9,6 +9,7 @@ import type { SheetColumn, SheetRow } from '../../spreadsheets/spreadsheet.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { TestApp } from '../../../test/support/test-app.js';
 import {
+  counting,
   DC_SCHEMA,
   retitle,
   startEmbeddedRepository,
@@ -163,6 +164,46 @@ function suite(name: string, setUp: () => Promise<{ adapter: RepositoryAdapter; 
       await runnerOn(target).handle(id);
       const [item] = await jobs.items.changes(id, 0, 10);
       expect(item?.error).toMatch(new RegExp(`^Row 2: ${a} changed since the sheet was exported \\(ETag `));
+      await adapter.delete(col);
+    });
+
+    it('a creation that fails: FEDORA rolls back and forgets what it created; LDP keeps it, and undo deletes it', async () => {
+      const col = await adapter.createChild(rootUri, []);
+      const id = await sheetJob(col, [
+        { row: 2, contextUri: '+', etag: null, cells: ['first', ''] },
+        { row: 3, contextUri: '+', etag: null, cells: ['second', ''] },
+      ]);
+      await runnerOn(target).handle(id);
+      let creations = 0;
+      const failing: JobTarget = {
+        ...target,
+        adapter: {
+          ...counting(adapter).adapter,
+          createChild: (parent, statements, tx) =>
+            ++creations === 2
+              ? Promise.reject(new Error('POST failed: 500'))
+              : adapter.createChild(parent, statements, tx),
+        },
+      };
+      await jobs.moveState(id, 'apply');
+      await runnerOn(failing).handle(id);
+      const failed = await jobs.get(id);
+      expect(failed?.state).toBe('FAILED');
+      const shown = async () => (await jobs.items.changes(id, 0, 10)).map((item) => item.createdUri);
+      if (adapter.transactions !== undefined) {
+        expect(failed?.message).toMatch(/nothing was written \(the transaction was rolled back\)$/u);
+        expect((await adapter.describe(col)).children).toEqual([]);
+        expect(await shown()).toEqual([null, null]);
+        expect(await jobs.items.hasWrittenItems(id)).toBe(false);
+      } else {
+        const [first] = (await adapter.describe(col)).children;
+        expect(failed?.message).toMatch(new RegExp(`written before the failure: ${first}$`, 'u'));
+        expect(await shown()).toEqual([first, null]);
+        await jobs.moveState(id, 'undoPartial');
+        await runnerOn(target).handle(id);
+        expect(await jobs.get(id)).toMatchObject({ state: 'UNDONE', message: '1 resource restored' });
+        expect((await adapter.describe(col)).children).toEqual([]);
+      }
       await adapter.delete(col);
     });
 

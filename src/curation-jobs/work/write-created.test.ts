@@ -18,6 +18,14 @@ import { newChildKey, type JobTarget, type StoredChange } from './job-work.js';
 import { writeChanges } from './write-changes.js';
 
 const CREATOR = `${NS.dc}creator`;
+/** dcterms as a metadata schema too: Community Solid Server writes dcterms:modified on every resource itself. */
+const DCTERMS_SCHEMA = {
+  ...DC_SCHEMA,
+  id: 2,
+  abbreviation: 'dcterms',
+  namespace: NS.dcterms,
+  properties: [],
+};
 const triple = (subject: string, predicate: string, value: string): Quad =>
   quad(namedNode(subject), namedNode(predicate), literal(value, 'en'));
 
@@ -72,7 +80,7 @@ function suite(name: string, setUp: () => Promise<{ adapter: RepositoryAdapter; 
 
     beforeAll(async () => {
       ({ adapter, rootUri } = await setUp());
-      target = { adapter, schemas: [DC_SCHEMA], rootUri };
+      target = { adapter, schemas: [DC_SCHEMA, DCTERMS_SCHEMA], rootUri };
     });
 
     it('creates a + row’s child after the container’s own change, tells the sink; undo deletes it and restores', async () => {

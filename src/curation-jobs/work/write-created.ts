@@ -1,5 +1,7 @@
 import type { Quad } from '@rdfjs/types';
+import { isServerManaged } from '../../linked-data/rdf/server-managed.js';
 import { namedNode, quad } from '../../linked-data/rdf/terms.js';
+import { NS } from '../../linked-data/rdf/vocab.js';
 import type {
   RepositoryAdapter,
   ResourceDescription,
@@ -116,18 +118,27 @@ function holdsAll(description: ResourceDescription, quads: readonly Quad[]): boo
   return quads.every((q) => held.has(tripleKey(resubject(q, description.uri))));
 }
 
+/**
+ * Predicates some repositories write themselves on every change, in namespaces a view may hold as metadata:
+ * Community Solid Server keeps `dcterms:modified` on each resource. Their values say nothing about whether
+ * a curator changed the resource, so the undo of a creation leaves them out of its comparison.
+ */
+const REPOSITORY_WRITTEN = new Set([`${NS.dcterms}modified`]);
+
 /** Whether the resource's metadata is exactly `quads`: no value of them gone, none added since. */
 function holdsExactly(
   description: ResourceDescription,
   quads: readonly Quad[],
   naming: FieldNaming,
 ): boolean {
+  const compared = (q: Quad) =>
+    !REPOSITORY_WRITTEN.has(q.predicate.value) && !isServerManaged(q.predicate.value, q.object);
   const held = new Set(
     ownTriples(description)
-      .filter((q) => naming.isMetadata(q, description.uri))
+      .filter((q) => naming.isMetadata(q, description.uri) && compared(q))
       .map(tripleKey),
   );
-  const wanted = new Set(quads.map((q) => tripleKey(resubject(q, description.uri))));
+  const wanted = new Set(quads.filter(compared).map((q) => tripleKey(resubject(q, description.uri))));
   return held.size === wanted.size && [...wanted].every((key) => held.has(key));
 }
 
