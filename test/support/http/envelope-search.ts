@@ -9,7 +9,7 @@ const wrongType = (method: 'GET' | 'POST', suffix: string) => ({
   status: 'ERROR',
 });
 
-/** The route walk's cases for search (DECISIONS.md §12), against the embedded view of the test. */
+/** The route walk's cases for search (DECISIONS.md §12) and the export that lists what it finds, against the embedded view of the test. */
 export function searchCases(walk: CurrentView): Record<string, RouteCases> {
   return {
     [`GET ${RV}/search`]: {
@@ -31,6 +31,18 @@ export function searchCases(walk: CurrentView): Record<string, RouteCases> {
     [`POST ${RV}/search/reindex`]: {
       success: () => Promise.resolve({ method: 'POST', url: `${walk.v.prefix}/search/reindex` }),
       failure: wrongType('POST', '/reindex'),
+    },
+    // The spreadsheet export (DECISIONS.md §13): a CSV download, refusals as envelopes before any byte.
+    [`GET ${RV}/export`]: {
+      success: () =>
+        Promise.resolve({ method: 'GET', url: `${walk.v.prefix}/export?scope=CHILDREN&format=csv` }),
+      rawSuccess: true,
+      // A scope the export does not know is INVALID (200), never a 500.
+      failure: {
+        call: { method: 'GET', url: '/repository-view-context/FEDORA/1/export?scope=EVERYTHING' },
+        http: 200,
+        status: 'INVALID',
+      },
     },
   };
 }
