@@ -52,7 +52,7 @@ export function sheetOfRequest(
     collector.add(
       'scope',
       'type',
-      `A SPREADSHEET job's resources are its sheet's rows (at or below contextUri): leave its scope out, not ${scope}`,
+      `A SPREADSHEET job's resources are its sheet's rows (anywhere in the view; + rows become children of contextUri): leave its scope out, not ${scope}`,
     );
   if (text !== undefined && file !== undefined)
     collector.add(
