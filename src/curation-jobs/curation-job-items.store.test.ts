@@ -89,7 +89,8 @@ describe('CurationJobItemStore: SPREADSHEET rows', () => {
     ]);
     expect(before[1]?.added).toEqual([{ subject: '+', predicate: TITLE, object: '"Made"@en' }]);
 
-    await store.items.markCreated(jobId, '+3', `${ROOT}col/made`);
+    const state = titled(`${ROOT}col/made`, 'Made');
+    await store.items.markCreated(jobId, '+3', `${ROOT}col/made`, state);
     const [, created] = (await store.items.changes(jobId, 0, 10)).map(toResourceChange);
     expect(created).toMatchObject({
       contextUri: `${ROOT}col/made`,
@@ -97,9 +98,16 @@ describe('CurationJobItemStore: SPREADSHEET rows', () => {
       added: [{ subject: `${ROOT}col/made`, predicate: TITLE, object: '"Made"@en' }],
     });
     const toWrite = await store.items.itemsToWrite(jobId, 'APPLY');
-    expect(toWrite.map(({ contextUri, row, createdUri }) => ({ contextUri, row, createdUri }))).toEqual([
-      { contextUri: `${ROOT}a`, row: 2, createdUri: null },
-      { contextUri: '+3', row: 3, createdUri: `${ROOT}col/made` },
+    expect(
+      toWrite.map(({ contextUri, row, createdUri, createdState }) => ({
+        contextUri,
+        row,
+        createdUri,
+        createdState,
+      })),
+    ).toEqual([
+      { contextUri: `${ROOT}a`, row: 2, createdUri: null, createdState: null },
+      { contextUri: '+3', row: 3, createdUri: `${ROOT}col/made`, createdState: state },
     ]);
   });
 
@@ -132,15 +140,19 @@ describe('CurationJobItemStore: SPREADSHEET rows', () => {
       added: titled('+5', 'Kept'),
       row: 5,
     });
-    await store.items.markCreated(jobId, '+3', `${ROOT}col/rolled-back`);
-    await store.items.markCreated(jobId, '+5', `${ROOT}col/kept`);
+    const kept = titled(`${ROOT}col/kept`, 'Kept');
+    await store.items.markCreated(
+      jobId,
+      '+3',
+      `${ROOT}col/rolled-back`,
+      titled(`${ROOT}col/rolled-back`, 'x'),
+    );
+    await store.items.markCreated(jobId, '+5', `${ROOT}col/kept`, kept);
     await store.items.markWritten(jobId, 'APPLY', ['+5']);
     await store.items.forgetUncommittedCreations(jobId);
-    const created = new Map(
-      (await store.items.changes(jobId, 0, 10)).map((item) => [item.contextUri, item.createdUri]),
-    );
-    expect(created.get('+3')).toBeNull();
-    expect(created.get('+5')).toBe(`${ROOT}col/kept`);
+    const created = new Map((await store.items.changes(jobId, 0, 10)).map((item) => [item.contextUri, item]));
+    expect(created.get('+3')).toMatchObject({ createdUri: null, createdState: null });
+    expect(created.get('+5')).toMatchObject({ createdUri: `${ROOT}col/kept`, createdState: kept });
   });
 
   it('an item without a row (every other kind) has none', async () => {
@@ -150,7 +162,7 @@ describe('CurationJobItemStore: SPREADSHEET rows', () => {
       added: titled(`${ROOT}m`, 'x'),
     });
     const item = (await store.items.changes(jobId, 0, 10)).find((each) => each.contextUri === `${ROOT}m`);
-    expect(item).toMatchObject({ row: null, createdUri: null });
+    expect(item).toMatchObject({ row: null, createdUri: null, createdState: null });
     expect(toResourceChange(item!).row).toBeNull();
   });
 });

@@ -48,6 +48,8 @@ export interface StoredItem {
   readonly row: number | null;
   /** SPREADSHEET `+` row (`contextUri` is its key `+N`): the resource its apply created; null until then. */
   readonly createdUri: string | null;
+  /** With `createdUri`: its metadata as created (stored-triples.ts JSON); null when none was recorded. */
+  readonly createdState: string | null;
 }
 
 /**
@@ -200,12 +202,13 @@ export class CurationJobItemStore {
 
   /**
    * A SPREADSHEET `+` row's resource was created (`key` its `newChildKey`): kept at once, so undo, and an
-   * apply resumed after a stop, know it. The item keeps its key; marks name it by either.
+   * apply resumed after a stop, know it. The item keeps its key; marks name it by either. `state`: its
+   * metadata as created (stored-triples.ts JSON), what undo compares with; null when it could not be read.
    */
-  async markCreated(jobId: number, key: string, uri: string): Promise<void> {
+  async markCreated(jobId: number, key: string, uri: string, state: string | null = null): Promise<void> {
     await this.db
       .updateTable('curation_job_items')
-      .set({ created_uri: uri })
+      .set({ created_uri: uri, created_state: state })
       .where('job_id', '=', jobId)
       .where('context_uri', '=', key)
       .execute();
@@ -218,7 +221,7 @@ export class CurationJobItemStore {
   async forgetUncommittedCreations(jobId: number): Promise<void> {
     await this.db
       .updateTable('curation_job_items')
-      .set({ created_uri: null })
+      .set({ created_uri: null, created_state: null })
       .where('job_id', '=', jobId)
       .where('write_state', '=', 'NONE')
       .where('created_uri', 'is not', null)
@@ -310,5 +313,6 @@ function toItem(row: CurationJobItemRow): StoredItem {
     writeState: row.write_state as WriteState,
     row: row.row_number,
     createdUri: row.created_uri,
+    createdState: row.created_state,
   };
 }

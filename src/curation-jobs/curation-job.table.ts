@@ -59,6 +59,8 @@ export interface CurationJobItemTable {
   row_number: number | null;
   /** SPREADSHEET `+` row (context_uri `+N`): the resource its apply created, once created; else null. */
   created_uri: string | null;
+  /** With `created_uri`: its metadata right after creation (stored-triples.ts JSON), what undo compares with. */
+  created_state: string | null;
 }
 
 export type CurationJobRow = Selectable<CurationJobTable>;

@@ -14,6 +14,7 @@ import type { JobHeartbeat } from './job-heartbeat.js';
 import { count, fixityMessage, indexMessage, plural, previewMessage, warningsNote } from './job-messages.js';
 import { countOf, itemOf } from './run-item.js';
 import { storedChangeOf } from './stored-change.js';
+import { encodeTriples } from '../stored-triples.js';
 import { sameResource } from '../../repository-adapters/upstream-exchange.js';
 import { isNewChildKey } from '../work/job-work.js';
 
@@ -300,9 +301,9 @@ export class JobAttempt {
         written: (uris) => items.markWritten(job.id, phase, uris),
         notWritten: (uris) => items.markNotWritten(job.id, phase, uris),
         // SPREADSHEET `+` rows: kept at once (inside the transaction where there is one), for undo and resume.
-        created: async (key, uri) => {
+        created: async (key, uri, state) => {
           created.set(key, uri);
-          await items.markCreated(job.id, key, uri);
+          await items.markCreated(job.id, key, uri, state === undefined ? null : encodeTriples(state));
         },
         cancelled: () => this.stopping(),
       },

@@ -6,7 +6,7 @@ import { isNewChildKey, type StoredChange } from '../work/job-work.js';
 /**
  * A stored item as the change a write phase makes: APPLY its change, UNDO the inverse. A SPREADSHEET `+`
  * row (key `+N`) creates a child of `parentUri` (the job's context) on APPLY, and its UNDO deletes the
- * resource the apply created, while it holds exactly the triples the apply gave it.
+ * resource the apply created, while its metadata is still as the apply left it.
  */
 export function storedChangeOf(item: StoredItem, phase: 'APPLY' | 'UNDO', parentUri: string): StoredChange {
   // Being written when an earlier attempt stopped (LDP): checked before it is written again.
@@ -27,7 +27,17 @@ export function storedChangeOf(item: StoredItem, phase: 'APPLY' | 'UNDO', parent
     // it so, there is nothing to delete: an empty change, which is skipped.
     if (created === null) return { contextUri: item.contextUri, etag: null, remove: [], add: [] };
     const remove = added.map((q) => quad(namedNode(created), q.predicate, q.object));
-    return { contextUri: created, etag: null, remove, add: [], uncertain, deleteCreated: true };
+    // The snapshot taken right after creation, when the apply recorded one (else `remove` is compared).
+    const createdState = item.createdState === null ? undefined : decodeTriples(item.createdState);
+    return {
+      contextUri: created,
+      etag: null,
+      remove,
+      add: [],
+      uncertain,
+      deleteCreated: true,
+      ...(createdState !== undefined && { createdState }),
+    };
   }
   const [remove, add] = phase === 'APPLY' ? [item.removed, item.added] : [item.added, item.removed];
   return {

@@ -133,10 +133,13 @@ export interface StoredChange {
    */
   readonly create?: { readonly parentUri: string; readonly createdUri?: string | null };
   /**
-   * UNDO of a created row: `contextUri` is the resource the apply created; it is deleted when it still holds
-   * exactly the metadata `remove` lists (else a conflict: someone changed it since).
+   * UNDO of a created row: `contextUri` is the resource the apply created; it is deleted when its metadata is
+   * still exactly `createdState` (else a conflict: someone changed it since), or, where the apply recorded no
+   * such snapshot, exactly what `remove` lists.
    */
   readonly deleteCreated?: boolean;
+  /** UNDO of a created row: its metadata right after the apply created it (`WriteSink.created`). */
+  readonly createdState?: readonly Quad[];
 }
 
 /** The key a `+` row's item goes by until (and in the store, after) its resource exists. */
@@ -159,9 +162,11 @@ export interface WriteSink {
   notWritten(contextUris: readonly string[]): Promise<void>;
   /**
    * A `+` row's resource was created (`key` is its `newChildKey`): persisted at once, so undo (and a
-   * resumed apply) know the resource. Called inside the transaction where the view transacts.
+   * resumed apply) know the resource. Called inside the transaction where the view transacts. `state`: its
+   * metadata as created, the repository's own additions included, which its undo compares with (undefined
+   * when it could not be read).
    */
-  created(key: string, uri: string): Promise<void>;
+  created(key: string, uri: string, state?: readonly Quad[]): Promise<void>;
   cancelled(): boolean;
 }
 

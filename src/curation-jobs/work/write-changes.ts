@@ -122,7 +122,7 @@ async function writeInTransaction(
         concurrency,
         async (change) => {
           await keepAlive();
-          await writeCreation(adapter, change, sink, tx);
+          await writeCreation(adapter, change, naming, sink, tx);
           count += 1;
         },
         stop,
@@ -248,7 +248,9 @@ async function createOne(writer: Writer, change: StoredChange): Promise<WriteRes
   const check = await checkCreation(adapter, change, naming);
   if (check === 'conflict') return 'conflict';
   const created =
-    check === 'write' ? await writeCreation(adapter, change, sink) : (change.create?.createdUri ?? undefined);
+    check === 'write'
+      ? await writeCreation(adapter, change, naming, sink)
+      : (change.create?.createdUri ?? undefined);
   if (created !== undefined) writer.createdAs.set(change.contextUri, created);
   return 'written';
 }

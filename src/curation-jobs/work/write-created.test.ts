@@ -18,6 +18,7 @@ import { newChildKey, type JobTarget, type StoredChange } from './job-work.js';
 import { writeChanges } from './write-changes.js';
 
 const CREATOR = `${NS.dc}creator`;
+const STAMPED = `${NS.dcterms}dateSubmitted`;
 /** dcterms as a metadata schema too: Community Solid Server writes dcterms:modified on every resource itself. */
 const DCTERMS_SCHEMA = {
   ...DC_SCHEMA,
@@ -41,9 +42,29 @@ function creation(row: number, parent: string, title: string, createdUri?: strin
   };
 }
 
-/** Its UNDO, as the runner builds it from the item: delete `uri` while it holds exactly what was added. */
-function deletion(apply: StoredChange, uri: string): StoredChange {
-  return { contextUri: uri, etag: null, remove: apply.add, add: [], deleteCreated: true };
+/**
+ * Its UNDO, as the runner builds it from the item: delete `uri` while its metadata is still `state` (the
+ * snapshot the apply told the sink), or, with none recorded, exactly what was added.
+ */
+function deletion(apply: StoredChange, uri: string, state?: readonly Quad[]): StoredChange {
+  const undo: StoredChange = { contextUri: uri, etag: null, remove: apply.add, add: [], deleteCreated: true };
+  return state === undefined ? undo : { ...undo, createdState: state };
+}
+
+/**
+ * A repository that writes a statement of its own on every resource it creates, as Community Solid Server
+ * writes dcterms:modified — here another predicate, so nothing in the undo may know it by name.
+ */
+function stamping(adapter: RepositoryAdapter): RepositoryAdapter {
+  return {
+    ...counting(adapter).adapter,
+    createChild: async (parent, statements, tx) => {
+      const uri = await adapter.createChild(parent, statements, tx);
+      const stamp = literal(new Date().toISOString(), namedNode(`${NS.xsd}dateTime`));
+      await adapter.updateTriples(uri, [], [quad(namedNode(uri), namedNode(STAMPED), stamp)], tx);
+      return uri;
+    },
+  };
 }
 
 /** A title change of an existing resource, computed against its current ETag (a sheet row that edits). */
@@ -95,6 +116,11 @@ function suite(name: string, setUp: () => Promise<{ adapter: RepositoryAdapter; 
       });
       const created = applied.created.get('+3')!;
       expect([...applied.created.keys()]).toEqual(['+3']);
+      // Its metadata as created (on Community Solid Server with its own dcterms:modified among it).
+      const state = applied.states.get('+3')!;
+      expect(state.filter((q) => q.predicate.value === TITLE).map((q) => q.object.value)).toEqual([
+        'New one',
+      ]);
       expect(await childrenOf(adapter, col)).toEqual([created]);
       expect(await titlesOf(adapter, created)).toEqual(['New one']);
       expect(await titlesOf(adapter, col)).toEqual(['final']);
@@ -103,7 +129,7 @@ function suite(name: string, setUp: () => Promise<{ adapter: RepositoryAdapter; 
 
       const undone = memoryWriteSink();
       expect(
-        await writeChanges(target, [deletion(create, created), edit.undo], 'UNDO', undone.sink, 2),
+        await writeChanges(target, [deletion(create, created, state), edit.undo], 'UNDO', undone.sink, 2),
       ).toEqual({ ended: 'WRITTEN', count: 2 });
       expect(await exists(adapter, created)).toBe(false);
       expect(await childrenOf(adapter, col)).toEqual([]);
@@ -122,7 +148,10 @@ function suite(name: string, setUp: () => Promise<{ adapter: RepositoryAdapter; 
       await adapter.createChild(parent, []);
       const outcome = await writeChanges(
         target,
-        [deletion(first, edited), deletion(second, parent)],
+        [
+          deletion(first, edited, applied.states.get('+2')),
+          deletion(second, parent, applied.states.get('+3')),
+        ],
         'UNDO',
         memoryWriteSink().sink,
         1,
@@ -136,6 +165,38 @@ function suite(name: string, setUp: () => Promise<{ adapter: RepositoryAdapter; 
       });
       expect(await exists(adapter, edited)).toBe(true);
       expect(await exists(adapter, parent)).toBe(true);
+      await adapter.delete(col);
+    });
+
+    it('a repository’s own statement on a created resource is in its snapshot: undo deletes it, unless a curator added a value since', async () => {
+      const stamps = { ...target, adapter: stamping(adapter) };
+      const col = await adapter.createChild(rootUri, []);
+      const [untouched, added] = [creation(2, col, 'untouched'), creation(3, col, 'added to')];
+      const applied = memoryWriteSink();
+      await writeChanges(stamps, [untouched, added], 'APPLY', applied.sink, 1);
+      const [kept, curated] = [applied.created.get('+2')!, applied.created.get('+3')!];
+      expect(applied.states.get('+2')!.map((q) => q.predicate.value)).toContain(STAMPED);
+      // Without the snapshot the repository's statement looks like someone else's work.
+      expect(
+        await writeChanges(stamps, [deletion(untouched, kept)], 'UNDO', memoryWriteSink().sink, 1),
+      ).toMatchObject({ ended: 'CONFLICT', conflicts: [kept] });
+      await adapter.updateTriples(curated, [], [triple(curated, `${NS.dc}subject`, 'maps')]);
+
+      const undo = [
+        deletion(untouched, kept, applied.states.get('+2')),
+        deletion(added, curated, applied.states.get('+3')),
+      ];
+      const outcome = await writeChanges(stamps, undo, 'UNDO', memoryWriteSink().sink, 1);
+      expect(outcome).toMatchObject({ ended: 'CONFLICT', conflicts: [curated] });
+      // FEDORA rolled back (nothing deleted); LDP deleted the one as created before meeting the other.
+      expect(await exists(adapter, kept)).toBe(adapter.transactions !== undefined);
+      expect(await exists(adapter, curated)).toBe(true);
+      expect(await titlesOf(adapter, curated)).toEqual(['added to']);
+      expect(await writeChanges(stamps, [undo[0]!], 'UNDO', memoryWriteSink().sink, 1)).toEqual({
+        ended: 'WRITTEN',
+        count: 1,
+      });
+      expect(await exists(adapter, kept)).toBe(false);
       await adapter.delete(col);
     });
 

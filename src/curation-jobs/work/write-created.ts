@@ -1,7 +1,5 @@
 import type { Quad } from '@rdfjs/types';
 import { isServerManaged } from '../../linked-data/rdf/server-managed.js';
-import { namedNode, quad } from '../../linked-data/rdf/terms.js';
-import { NS } from '../../linked-data/rdf/vocab.js';
 import type {
   RepositoryAdapter,
   ResourceDescription,
@@ -36,8 +34,10 @@ export function creationSubject(change: StoredChange): string {
  * already) or `conflict` (someone changed it since: it is left as it is).
  * APPLY with no created resource on record always writes. An earlier attempt's resource that is gone was
  * rolled back with its transaction (or never committed), so it is created again.
- * UNDO deletes only a resource holding exactly the metadata the apply gave it (`remove`, as `naming` tells
- * metadata) and nothing contained in it, so a delete never takes anyone else's work with it.
+ * UNDO deletes only a resource with nothing contained in it whose metadata (as `naming` tells it) is still
+ * exactly as the apply left it, so a delete never takes anyone else's work with it: the snapshot taken right
+ * after its creation (`createdState`, holding what the repository wrote itself, as §9 compares ETags), or,
+ * where none was recorded (a stop between creating and recording), the row's values (`remove`).
  */
 export async function checkCreation(
   adapter: RepositoryAdapter,
@@ -50,7 +50,7 @@ export async function checkCreation(
   const description = await describeIfThere(adapter, uri, tx);
   if (change.deleteCreated === true) {
     if (description === undefined) return 'done';
-    return holdsExactly(description, change.remove, naming) && description.children.length === 0
+    return description.children.length === 0 && isAsCreated(description, change, naming)
       ? 'write'
       : 'conflict';
   }
@@ -60,12 +60,13 @@ export async function checkCreation(
 
 /**
  * Creates (APPLY) or deletes (UNDO) the change's resource; a created one is told to `sink.created` at once
- * (inside the transaction where there is one: a rollback takes the resource, the runner forgets it).
- * Answers the created resource's IRI (APPLY).
+ * (inside the transaction where there is one: a rollback takes the resource, the runner forgets it), with
+ * its metadata as created — what its undo compares with. Answers the created resource's IRI (APPLY).
  */
 export async function writeCreation(
   adapter: RepositoryAdapter,
   change: StoredChange,
+  naming: FieldNaming,
   sink: WriteSink,
   tx?: TransactionRef,
 ): Promise<string | undefined> {
@@ -79,7 +80,7 @@ export async function writeCreation(
   const uri = await named(`${creationSubject(change)} could not be created in ${parentUri}`, () =>
     adapter.createChild(parentUri, statements, tx),
   );
-  await sink.created(change.contextUri, uri);
+  await sink.created(change.contextUri, uri, await createdState(adapter, uri, naming, tx));
   return uri;
 }
 
@@ -115,41 +116,54 @@ async function describeIfThere(
 /** Whether the resource holds every one of `quads` (their subject taken as the resource). */
 function holdsAll(description: ResourceDescription, quads: readonly Quad[]): boolean {
   const held = new Set(ownTriples(description).map(tripleKey));
-  return quads.every((q) => held.has(tripleKey(resubject(q, description.uri))));
+  return quads.every((q) => held.has(tripleKey(q)));
 }
 
 /**
- * Predicates some repositories write themselves on every change, in namespaces a view may hold as metadata:
- * Community Solid Server keeps `dcterms:modified` on each resource. Their values say nothing about whether
- * a curator changed the resource, so the undo of a creation leaves them out of its comparison.
+ * The metadata of a resource just created, including what the repository wrote itself (Community Solid
+ * Server adds `dcterms:modified`). Undefined when it cannot be read: its undo then checks the row's values.
  */
-const REPOSITORY_WRITTEN = new Set([`${NS.dcterms}modified`]);
-
-/** Whether the resource's metadata is exactly `quads`: no value of them gone, none added since. */
-function holdsExactly(
-  description: ResourceDescription,
-  quads: readonly Quad[],
+async function createdState(
+  adapter: RepositoryAdapter,
+  uri: string,
   naming: FieldNaming,
-): boolean {
-  const compared = (q: Quad) =>
-    !REPOSITORY_WRITTEN.has(q.predicate.value) && !isServerManaged(q.predicate.value, q.object);
-  const held = new Set(
-    ownTriples(description)
-      .filter((q) => naming.isMetadata(q, description.uri) && compared(q))
-      .map(tripleKey),
-  );
-  const wanted = new Set(quads.filter(compared).map((q) => tripleKey(resubject(q, description.uri))));
-  return held.size === wanted.size && [...wanted].every((key) => held.has(key));
+  tx: TransactionRef | undefined,
+): Promise<Quad[] | undefined> {
+  try {
+    return metadataOf(await adapter.describe(uri, tx), naming);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the created resource's metadata is exactly as the apply left it: no value gone, none added since.
+ * Without a snapshot, the row's values are all the apply is known to have written, and server-managed
+ * statements (which it could not write) are left out of the comparison.
+ */
+function isAsCreated(description: ResourceDescription, change: StoredChange, naming: FieldNaming): boolean {
+  const held = metadataOf(description, naming);
+  if (change.createdState !== undefined) return sameTriples(held, change.createdState);
+  const written = (q: Quad) => !isServerManaged(q.predicate.value, q.object);
+  return sameTriples(held.filter(written), change.remove.filter(written));
+}
+
+function metadataOf(description: ResourceDescription, naming: FieldNaming): Quad[] {
+  return description.quads.filter((q) => naming.isMetadata(q, description.uri));
+}
+
+/** Whether two sets of triples of one resource are the same (compared as `tripleKey`: subjects aside). */
+function sameTriples(held: readonly Quad[], wanted: readonly Quad[]): boolean {
+  const heldKeys = new Set(held.map(tripleKey));
+  const wantedKeys = new Set(wanted.map(tripleKey));
+  return heldKeys.size === wantedKeys.size && [...wantedKeys].every((key) => heldKeys.has(key));
 }
 
 function ownTriples(description: ResourceDescription): Quad[] {
   return description.quads.filter((q) => q.subject.value === description.uri);
 }
 
-function resubject(q: Quad, subject: string): Quad {
-  return q.subject.value === subject ? q : quad(namedNode(subject), q.predicate, q.object);
-}
-
+/** A triple of one resource by predicate and object: its subject (the resource, or a `+` row's key) aside. */
 function tripleKey(q: Quad): string {
   return `${q.predicate.value}\n${termKey(q.object)}`;
 }

@@ -151,9 +151,12 @@ export function memoryWriteSink(options: { cancelled?: () => boolean } = {}) {
   const writing: string[][] = [];
   const notWritten: string[] = [];
   const created = new Map<string, string>();
+  /** The metadata each created resource had right after its creation, by key (when it could be read). */
+  const states = new Map<string, readonly Quad[]>();
   const sink: WriteSink = {
-    created: (key, uri) => {
+    created: (key, uri, state) => {
       created.set(key, uri);
+      if (state !== undefined) states.set(key, state);
       return Promise.resolve();
     },
     writing: (uris) => {
@@ -170,7 +173,7 @@ export function memoryWriteSink(options: { cancelled?: () => boolean } = {}) {
     },
     cancelled: options.cancelled ?? (() => false),
   };
-  return { sink, written, writing, notWritten, created };
+  return { sink, written, writing, notWritten, created, states };
 }
 
 /** The stored change-set of a MAPPING run's items (only resources that change), forward or inverted. */
