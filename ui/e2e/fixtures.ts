@@ -177,3 +177,24 @@ export async function curatorOf(viewName: string): Promise<{ username: string; p
     throw new Error(`cannot make ${username} a curator: ${updated.meta.message}`);
   return { username, password };
 }
+
+/**
+ * What the suites that work in the embedded view start from: the admin's token, the view's id and context
+ * prefix, and a new curator of it (the role the workbench is tested as).
+ */
+export async function embeddedViewSession(): Promise<{
+  token: string;
+  viewId: number;
+  prefix: string;
+  curator: { username: string; password: string };
+}> {
+  const token = await tokenFor();
+  const views = (await apiCall('GET', '/repository-view', undefined, token)).payload.LinkedList as {
+    id: number;
+    name: string;
+  }[];
+  const embedded = views.find((view) => view.name === 'Embedded repository');
+  if (embedded === undefined) throw new Error('no embedded view');
+  const curator = await curatorOf('Embedded repository');
+  return { token, viewId: embedded.id, prefix: `/repository-view-context/FEDORA/${embedded.id}`, curator };
+}

@@ -2,15 +2,14 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
+  embeddedViewSession,
   baseUrl,
-  curatorOf,
   DESKTOP,
   expectAccessible,
   newPage,
   PHONE,
   screenshot,
   signIn,
-  tokenFor,
   unique,
   useBrowser,
 } from './fixtures';
@@ -122,16 +121,7 @@ describe('curation jobs', () => {
   const browser = useBrowser();
 
   beforeAll(async () => {
-    token = await tokenFor();
-    const views = ok(await apiCall('GET', '/repository-view', undefined, token)).LinkedList as {
-      id: number;
-      name: string;
-    }[];
-    const embedded = views.find((view) => view.name === 'Embedded repository');
-    if (embedded === undefined) throw new Error('no embedded view');
-    viewId = embedded.id;
-    prefix = `/repository-view-context/FEDORA/${viewId}`;
-    curator = await curatorOf('Embedded repository');
+    ({ token, viewId, prefix, curator } = await embeddedViewSession());
   });
 
   it('a curator of the view previews a MAPPING job with operators in order, sees the diff, applies and undoes it', async () => {

@@ -5,14 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { keyboard, pointer, tabTo, type Actor } from './actors';
 import {
   apiCall,
-  curatorOf,
+  embeddedViewSession,
   DESKTOP,
   expectAccessible,
   newPage,
   PHONE,
   screenshot,
   signIn,
-  tokenFor,
   unique,
   useBrowser,
 } from './fixtures';
@@ -124,16 +123,7 @@ describe('search', () => {
   const browser = useBrowser();
 
   beforeAll(async () => {
-    token = await tokenFor();
-    const views = ok(await apiCall('GET', '/repository-view', undefined, token)).LinkedList as {
-      id: number;
-      name: string;
-    }[];
-    const embedded = views.find((view) => view.name === 'Embedded repository');
-    if (embedded === undefined) throw new Error('no embedded view');
-    viewId = embedded.id;
-    prefix = `/repository-view-context/FEDORA/${viewId}`;
-    curator = await curatorOf('Embedded repository');
+    ({ token, viewId, prefix, curator } = await embeddedViewSession());
 
     collection = await createContainer('', [
       { predicate: `${DCTERMS}title`, object: `"Collection ${word}"` },

@@ -8,15 +8,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { keyboard, tabTo, type Actor } from './actors';
 import {
   apiCall,
+  embeddedViewSession,
   baseUrl,
-  curatorOf,
   DESKTOP,
   expectAccessible,
   newPage,
   PHONE,
   screenshot,
   signIn,
-  tokenFor,
   useBrowser,
 } from './fixtures';
 
@@ -190,16 +189,7 @@ describe('spreadsheets', () => {
   const browser = useBrowser();
 
   beforeAll(async () => {
-    token = await tokenFor();
-    const views = ok(await apiCall('GET', '/repository-view', undefined, token)).LinkedList as {
-      id: number;
-      name: string;
-    }[];
-    const embedded = views.find((view) => view.name === 'Embedded repository');
-    if (embedded === undefined) throw new Error('no embedded view');
-    viewId = embedded.id;
-    prefix = `/repository-view-context/FEDORA/${viewId}`;
-    curator = await curatorOf('Embedded repository');
+    ({ token, viewId, prefix, curator } = await embeddedViewSession());
   });
 
   it('a curator exports a container, edits the file, imports it, previews it by row, applies and undoes it', async () => {
