@@ -1,22 +1,11 @@
-import {
-  Alert,
-  Button,
-  FileButton,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  Progress,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Alert, Button, FileButton, Group, Loader, Modal, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { Context } from '../../../api/context-types';
 import { contextKeys, type ResourceRef } from '../../../api/context-uri';
 import { ApiError } from '../../../api/errors';
 import { ErrorAlert } from '../../../components/query-states';
+import { UploadProgressBar } from '../../../components/upload-progress-bar';
 import { downloadBinary, fixityQuery, uploadFile } from '../api';
 
 /**
@@ -94,17 +83,11 @@ function UploadTools({ resource }: { resource: ResourceRef }) {
         </Group>
       </Paper>
       {send.isPending && (
-        <Group gap="xs" wrap="nowrap">
-          <Progress.Root style={{ flex: 1 }} size="lg">
-            <Progress.Section value={percent} aria-label="Upload progress" />
-          </Progress.Root>
-          <Text size="sm" w={44} ta="right">
-            {percent}%
-          </Text>
+        <UploadProgressBar percent={percent}>
           <Button size="xs" variant="default" onClick={() => abort.current?.abort()}>
             Cancel upload
           </Button>
-        </Group>
+        </UploadProgressBar>
       )}
       {uploaded !== undefined && (
         <Text size="sm" role="status">

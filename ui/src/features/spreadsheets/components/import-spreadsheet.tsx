@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Input, List, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Input, List, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useRef, useState } from 'react';
 import { ApiError } from '../../../api/errors';
 import type { UploadProgress } from '../../../api/upload';
 import { ErrorAlert } from '../../../components/query-states';
+import { UploadProgressBar } from '../../../components/upload-progress-bar';
 import { importSpreadsheet } from '../api';
 import { sheetProblems } from '../sheet-problems';
 
@@ -101,16 +102,7 @@ export function ImportSpreadsheet({ viewId, contextUri }: { viewId: number; cont
             </Button>
           )}
         </Group>
-        {send.isPending && (
-          <Group gap="xs" wrap="nowrap">
-            <Progress.Root style={{ flex: 1 }} size="lg">
-              <Progress.Section value={percent} aria-label="Upload progress" />
-            </Progress.Root>
-            <Text size="sm" w={44} ta="right">
-              {percent}%
-            </Text>
-          </Group>
-        )}
+        {send.isPending && <UploadProgressBar percent={percent} />}
         {cancelled ? (
           <Text size="sm" role="status">
             The upload was cancelled.
