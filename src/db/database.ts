@@ -1,3 +1,4 @@
+import type { AuditEventTable, AuditPendingTable } from '../audit/audit.table.js';
 import type { LoginAttemptTable, SessionTable } from '../auth/auth.table.js';
 import type { CurationJobItemTable, CurationJobTable } from '../curation-jobs/curation-job.table.js';
 import type { EventTicketTable } from '../events/event-ticket.table.js';
@@ -56,6 +57,8 @@ export interface Database {
   search_views: SearchViewTable;
   spreadsheets: SpreadsheetTable;
   spreadsheet_rows: SpreadsheetRowTable;
+  audit_events: AuditEventTable;
+  audit_pending: AuditPendingTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -36,6 +36,9 @@ export const QUIET_TABLES = [
   // Migration 010: curation jobs are read fresh by every request and runner; nothing keeps them.
   'curation_jobs',
   'curation_job_items',
+  // Migration 019: the audit ledger is append-only and read fresh; nothing keeps it.
+  'audit_events',
+  'audit_pending',
   // Migration 014: the search index is read fresh by every search; nothing keeps it.
   'search_documents',
   'search_fields',

@@ -18,6 +18,7 @@ import { searchFeedMigration } from './015-search-feed.js';
 import { curationJobQueryMigration } from './016-curation-job-query.js';
 import { spreadsheetsMigration } from './017-spreadsheets.js';
 import { curationJobItemRowsMigration } from './018-curation-job-item-rows.js';
+import { auditMigration } from './019-audit.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -40,6 +41,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '016-curation-job-query': curationJobQueryMigration(),
     '017-spreadsheets': spreadsheetsMigration(dialect),
     '018-curation-job-item-rows': curationJobItemRowsMigration(),
+    '019-audit': auditMigration(),
   };
 }
 
