@@ -9,7 +9,8 @@ import { prepareScenarios, signIn } from './scenarios.js';
 import { autocannonVersion, machineFacts } from './shared/machine.js';
 import { peakRssKiB, resetPeakRss, rssNowKiB } from './shared/proc-stat.js';
 import { startService } from './shared/service.js';
-import { envInt, RESULTS } from './shared/settings.js';
+import { median } from './shared/median.js';
+import { envInt, RESULTS, ROOT } from './shared/settings.js';
 
 /**
  * `npm run bench:load` (issue 27): the service under a mixed load for ROUNDS rounds of DURATION s at
@@ -18,7 +19,9 @@ import { envInt, RESULTS } from './shared/settings.js';
  * (every connection PUTs the same path), operator apply. Each round reports requests, errors, timeouts, the
  * statuses by kind of request, latency p50/p99 and the service's resident memory; the run fails (exit 1) on
  * any error, timeout or 5xx. Settings: BENCH_LOAD_DURATION (s, default 45), BENCH_LOAD_ROUNDS (default 2),
- * BENCH_LOAD_CONNECTIONS (default 40). Writes bench/results/load.{md,json}.
+ * BENCH_LOAD_CONNECTIONS (default 40); BENCH_LOAD_BASELINE / BENCH_LOAD_PAIRS compare against another
+ * checkout (see below). A build with the audit ledger has it verified after each run. Writes
+ * bench/results/load.{md,json}.
  */
 const DURATION = envInt('BENCH_LOAD_DURATION', 45, 1);
 const ROUNDS = envInt('BENCH_LOAD_ROUNDS', 2, 1);
@@ -55,6 +58,8 @@ let dataDir: string | undefined;
 async function cleanUp(): Promise<void> {
   await service?.stop();
   if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+  service = undefined;
+  dataDir = undefined;
 }
 
 process.once('SIGINT', () => {
@@ -62,46 +67,39 @@ process.once('SIGINT', () => {
   void cleanUp().finally(() => process.exit(130));
 });
 
+/**
+ * A checkout to compare against (issue 30: the load with the audit ledger on, against the numbers before
+ * it): BENCH_LOAD_BASELINE names another checkout of the project (with its node_modules), e.g. a `git
+ * worktree` of the commit before the change. Its service and this one then run in turn, BENCH_LOAD_PAIRS
+ * times (default 2: A B A B), each on a fresh data directory, and the report gives both and their ratio.
+ */
+const BASELINE = process.env.BENCH_LOAD_BASELINE;
+const PAIRS = envInt('BENCH_LOAD_PAIRS', 2, 1);
+
+/** One service run: a fresh data directory, the seed, ROUNDS rounds. */
+interface Session {
+  readonly label: string;
+  readonly rounds: Round[];
+  readonly binaryIntact: boolean;
+  /** `GET /audit/verify` after the rounds (absent on a build without the ledger). */
+  readonly ledger?: { valid: boolean; checked: number };
+}
+
 async function main(): Promise<void> {
   const facts = { date: new Date().toISOString(), ...machineFacts() };
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-load-'));
-  const adminPassword = randomBytes(18).toString('base64url');
-  const repositoryUser = 'fedoraAdmin';
-  const repositoryPassword = randomBytes(18).toString('base64url');
-  service = await startService(dataDir, {
-    SCRIPTORIUM_ADMIN_USERNAME: 'admin',
-    SCRIPTORIUM_ADMIN_PASSWORD: adminPassword,
-    SCRIPTORIUM_EMBEDDED_REPOSITORY: 'true',
-    SCRIPTORIUM_REPOSITORY_USERNAME: repositoryUser,
-    SCRIPTORIUM_REPOSITORY_PASSWORD: repositoryPassword,
-  });
-  const auth = await signIn(service.url, 'admin', adminPassword);
-  const basic = `Basic ${Buffer.from(`${repositoryUser}:${repositoryPassword}`).toString('base64')}`;
-  const { list, apply } = await seedApi(service.url, auth);
-  const view = await createView(
-    new Api(service.url, auth),
-    `${service.url}/rest/`,
-    repositoryUser,
-    repositoryPassword,
+  const sessions: Session[] = [];
+  if (BASELINE === undefined) sessions.push(await runSession('this checkout', ROOT));
+  else
+    for (let pair = 1; pair <= PAIRS; pair++) {
+      sessions.push(await runSession('before (baseline)', path.resolve(BASELINE)));
+      sessions.push(await runSession('this checkout', ROOT));
+    }
+  const failed = sessions.some(
+    (s) =>
+      !s.binaryIntact ||
+      s.ledger?.valid === false ||
+      s.rounds.some((r) => r.errors > 0 || r.timeouts > 0 || r.fiveHundreds > 0),
   );
-  const uris = await seedResources(service.url, basic);
-  const mix = requestMix({ auth, basic, view, uris, list, apply });
-  console.log(`service at ${service.url}: ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s`);
-
-  const rounds: Round[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    rounds.push(await runRound(service, round, mix));
-    const r = rounds.at(-1)!;
-    console.log(
-      `round ${round}: ${r.requests} requests (${r.reqPerSec.toFixed(0)}/s), ${r.errors} errors, ${r.timeouts} timeouts, ` +
-        `${r.fiveHundreds} × 5xx, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, RSS ${(r.rssKiB / 1024).toFixed(0)} MiB; ` +
-        `statuses ${JSON.stringify(r.statusesByKind)}`,
-    );
-  }
-  const binary = await fetch(service.url + BINARY_PATH, { headers: { authorization: basic } });
-  const kept = Buffer.from(await binary.arrayBuffer());
-  const binaryIntact = binary.status === 200 && kept.equals(BINARY);
-  const failed = rounds.some((r) => r.errors > 0 || r.timeouts > 0 || r.fiveHundreds > 0) || !binaryIntact;
   const report = {
     conditions: {
       ...facts,
@@ -109,17 +107,102 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       durationS: DURATION,
       rounds: ROUNDS,
+      baseline: BASELINE === undefined ? null : path.resolve(BASELINE),
       database: 'SQLite, fresh data directory',
       mix: `per connection, in turn, for each of ${RESOURCES} resources: binary PUT, list, render, edit (add), binary GET, apply, edit (remove)`,
     },
-    rounds,
-    binaryIntact,
+    sessions,
+    comparison: BASELINE === undefined ? null : compare(sessions),
     passed: !failed,
   };
   await writeFile(path.join(RESULTS, 'load.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(RESULTS, 'load.md'), markdown(report.conditions, rounds, binaryIntact));
-  console.log(failed ? 'FAILED: errors, timeouts, 5xx or a wrong binary' : 'passed');
+  await writeFile(path.join(RESULTS, 'load.md'), markdown(report.conditions, sessions, report.comparison));
+  console.log(failed ? 'FAILED: errors, timeouts, 5xx, a wrong binary or a broken ledger' : 'passed');
   process.exitCode = failed ? 1 : 0;
+}
+
+async function runSession(label: string, root: string): Promise<Session> {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'scriptorium-bench-load-'));
+  const adminPassword = randomBytes(18).toString('base64url');
+  const repositoryUser = 'fedoraAdmin';
+  const repositoryPassword = randomBytes(18).toString('base64url');
+  service = await startService(
+    dataDir,
+    {
+      SCRIPTORIUM_ADMIN_USERNAME: 'admin',
+      SCRIPTORIUM_ADMIN_PASSWORD: adminPassword,
+      SCRIPTORIUM_EMBEDDED_REPOSITORY: 'true',
+      SCRIPTORIUM_REPOSITORY_USERNAME: repositoryUser,
+      SCRIPTORIUM_REPOSITORY_PASSWORD: repositoryPassword,
+    },
+    'src/main.ts',
+    root,
+  );
+  try {
+    const auth = await signIn(service.url, 'admin', adminPassword);
+    const basic = `Basic ${Buffer.from(`${repositoryUser}:${repositoryPassword}`).toString('base64')}`;
+    const { list, apply } = await seedApi(service.url, auth);
+    const view = await createView(
+      new Api(service.url, auth),
+      `${service.url}/rest/`,
+      repositoryUser,
+      repositoryPassword,
+    );
+    const uris = await seedResources(service.url, basic);
+    const mix = requestMix({ auth, basic, view, uris, list, apply });
+    console.log(`${label} at ${service.url}: ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s`);
+    const rounds: Round[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      rounds.push(await runRound(service, round, mix));
+      const r = rounds.at(-1)!;
+      console.log(
+        `${label}, round ${round}: ${r.requests} requests (${r.reqPerSec.toFixed(0)}/s), ${r.errors} errors, ${r.timeouts} timeouts, ` +
+          `${r.fiveHundreds} × 5xx, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, RSS ${(r.rssKiB / 1024).toFixed(0)} MiB; ` +
+          `statuses ${JSON.stringify(r.statusesByKind)}`,
+      );
+    }
+    const binary = await fetch(service.url + BINARY_PATH, { headers: { authorization: basic } });
+    const kept = Buffer.from(await binary.arrayBuffer());
+    const binaryIntact = binary.status === 200 && kept.equals(BINARY);
+    const ledger = await verifyLedger(service.url, auth);
+    if (ledger !== undefined)
+      console.log(`${label}: ledger ${ledger.valid ? 'valid' : 'BROKEN'}, ${ledger.checked} events`);
+    return { label, rounds, binaryIntact, ...(ledger === undefined ? {} : { ledger }) };
+  } finally {
+    await cleanUp();
+  }
+}
+
+/** The ledger's verification, or undefined on a build without it (404). */
+async function verifyLedger(url: string, auth: Readonly<Record<string, string>>) {
+  const response = await fetch(`${url}/audit/verify`, { headers: auth });
+  if (response.status === 404) return undefined;
+  const body = (await response.json()) as {
+    payload: { AuditVerification?: { valid: boolean; checked: number } };
+  };
+  return body.payload.AuditVerification;
+}
+
+/** Medians over every round of each side, and this checkout's ratio to the baseline. */
+function compare(sessions: readonly Session[]) {
+  const side = (baseline: boolean) => {
+    const rounds = sessions
+      .filter((s) => (s.label !== 'this checkout') === baseline)
+      .flatMap((s) => s.rounds);
+    return {
+      reqPerSec: median(rounds.map((r) => r.reqPerSec)),
+      p50Ms: median(rounds.map((r) => r.p50Ms)),
+      p99Ms: median(rounds.map((r) => r.p99Ms)),
+    };
+  };
+  const before = side(true);
+  const after = side(false);
+  return {
+    before,
+    after,
+    reqPerSecRatio: after.reqPerSec / before.reqPerSec,
+    p99Ratio: after.p99Ms / before.p99Ms,
+  };
 }
 
 /** 100 internal metadata rows and 10 operators (the `npm run bench` seed): the list and apply requests. */
@@ -252,30 +335,55 @@ async function runRound(server: ChildServer, round: number, mix: Mix): Promise<R
 
 function markdown(
   conditions: Record<string, unknown>,
-  rounds: readonly Round[],
-  binaryIntact: boolean,
+  sessions: readonly Session[],
+  comparison: ReturnType<typeof compare> | null,
 ): string {
   const mib = (kib: number | undefined) => (kib === undefined ? '–' : (kib / 1024).toFixed(0));
   const lines = [
     '# Mixed load (`npm run bench:load`)',
     '',
     `${String(conditions.date)}, ${String(conditions.cpuModel)} × ${String(conditions.cpuCount)}, node ${String(conditions.node)}, autocannon ${String(conditions.autocannon)}; ` +
-      `${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION} s on a fresh SQLite data directory.`,
+      `${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION} s per run, each run on a fresh SQLite data directory.`,
+  ];
+  if (comparison !== null)
+    lines.push(
+      '',
+      `Runs alternate between a baseline checkout (\`BENCH_LOAD_BASELINE\`: ${String(conditions.baseline)}) and this one, ${PAIRS} times each (A B A B).`,
+      '',
+      '| | median req/s | median p50 ms | median p99 ms |',
+      '|---|---|---|---|',
+      `| before (baseline) | ${comparison.before.reqPerSec.toFixed(0)} | ${comparison.before.p50Ms} | ${comparison.before.p99Ms} |`,
+      `| this checkout | ${comparison.after.reqPerSec.toFixed(0)} | ${comparison.after.p50Ms} | ${comparison.after.p99Ms} |`,
+      `| ratio | **${comparison.reqPerSecRatio.toFixed(3)}** | | **${comparison.p99Ratio.toFixed(3)}** |`,
+    );
+  lines.push(
     '',
-    '| round | requests | req/s | errors | timeouts | 5xx | p50 ms | p99 ms | RSS MiB (end) | peak RSS MiB |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...rounds.map(
-      (r) =>
-        `| ${r.round} | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.errors} | ${r.timeouts} | ${r.fiveHundreds} | ${r.p50Ms} | ${r.p99Ms} | ${mib(r.rssKiB)} | ${mib(r.peakRssKiB)} |`,
+    '| run | round | requests | req/s | errors | timeouts | 5xx | p50 ms | p99 ms | RSS MiB (end) | peak RSS MiB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...sessions.flatMap((s, i) =>
+      s.rounds.map(
+        (r) =>
+          `| ${i + 1}: ${s.label} | ${r.round} | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.errors} | ${r.timeouts} | ${r.fiveHundreds} | ${r.p50Ms} | ${r.p99Ms} | ${mib(r.rssKiB)} | ${mib(r.peakRssKiB)} |`,
+      ),
     ),
     '',
     'Statuses by kind of request:',
     '',
-    ...rounds.map((r) => `- round ${r.round}: ${JSON.stringify(r.statusesByKind)}`),
+    ...sessions.flatMap((s, i) =>
+      s.rounds.map(
+        (r) => `- run ${i + 1} (${s.label}), round ${r.round}: ${JSON.stringify(r.statusesByKind)}`,
+      ),
+    ),
     '',
-    `The binary after the run: ${binaryIntact ? 'the body every writer sent' : 'NOT the body sent'}.`,
+    ...sessions.map(
+      (s, i) =>
+        `Run ${i + 1} (${s.label}): the binary after the run was ${s.binaryIntact ? 'the body every writer sent' : 'NOT the body sent'}` +
+        (s.ledger === undefined
+          ? '; no ledger (a build before it).'
+          : `; the audit ledger ${s.ledger.valid ? 'verified' : 'FAILED verification'} with ${s.ledger.checked} events.`),
+    ),
     '',
-  ];
+  );
   return lines.join('\n');
 }
 

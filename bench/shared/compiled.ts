@@ -6,15 +6,16 @@ import { ROOT } from './settings.js';
 const BUILD_DIR = '.bench-build';
 
 /**
- * Compiles the service and the bench's own servers with tsc (`bench/tsconfig.servers.json`: the
+ * Compiles the service and the bench's own servers with tsc (of the checkout at `root`: another checkout is a
+ * baseline to compare against, e.g. `BENCH_LOAD_BASELINE`) (`bench/tsconfig.servers.json`: the
  * project's compiler settings, tests left out), so that every server runs as `npm start` runs the
  * service: plain Node on tsc's output, without a loader. Under `tsx` the service spent about 25 µs more
  * CPU per apply request (esbuild's `keepNames` names every closure as it is created, on every request).
  */
-export async function compileServers(): Promise<void> {
+export async function compileServers(root = ROOT): Promise<void> {
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const child = spawn(process.execPath, [tsc, '-p', path.join('bench', 'tsconfig.servers.json')], {
-    cwd: ROOT,
+    cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const code = await new Promise<number | null>((resolve, reject) => {
