@@ -24,6 +24,8 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^src\/search\/indexing\//,
   // Issue 28's acceptance: every query form through the API, indexed by the feed, on each engine.
   /^src\/search\/search-acceptance\.test\.ts$/,
+  // Issue 30's acceptance: a curator's changes in the ledger, PREMIS, the chain verified and tampered with.
+  /^src\/audit\/audit-acceptance\.test\.ts$/,
   // The embedded repository where its semantics live in SQL: staged transactions, versions, tombstones,
   // revision checks under concurrent writers, the statements a request costs.
   /^src\/embedded-repository\/(transactions|dialect-transactions|versioning|dialect-versions|tombstones|concurrent-writes|write-statements)\.test\.ts$/,
