@@ -70,6 +70,8 @@ import { ensureInitialAdmin } from './users/initial-admin.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
 import { UserStore } from './users/user.store.js';
+import { AuditStore } from './audit/audit.store.js';
+import { ActorRelay } from './audit/audit-actor.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -109,6 +111,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn(message);
   });
   await events.start();
+  // The audit ledger (DECISIONS.md §14): every change through the service, hash-chained.
+  const audit = new AuditStore(db, dialect);
+  // Hands the actor of a write through a view to this process's own /rest (audit-actor.ts).
+  const relay = new ActorRelay();
 
   const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db));
   const operatorStore = new OperatorStore(db);
@@ -134,7 +140,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const agents = new AgentPool();
   // Views on this process's own /rest are answered in process, through the same /rest plugin (issue 10).
   const local = config.embeddedRepository
-    ? new InProcessRepository({ publicUrl: config.publicUrl, mount: '/rest/' })
+    ? new InProcessRepository({ publicUrl: config.publicUrl, mount: '/rest/', relay })
     : undefined;
   const views = new RepositoryViewService(viewStore, cipher, {
     schemas: () => schemas.list(),
@@ -232,7 +238,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
   const repository: EmbeddedRepository | undefined = config.embeddedRepository
     ? {
-        store: new RepositoryStore(db, dialect),
+        // Records its own writes in the ledger, in each write's database transaction.
+        store: new RepositoryStore(db, dialect, audit),
         binaries: new BinaryStore(path.join(config.dataDir, 'binaries')),
         // Worker threads start with the first update and stop on close.
         updates: new SparqlUpdateRunner({
@@ -246,6 +253,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           txTimeoutMs: config.repositoryTxTimeoutSeconds * 1000,
           dialect: config.repositoryDialect,
         },
+        relay,
       }
     : undefined;
   const rest =

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ActorRelay } from '../audit/audit-actor.js';
 import type { BinaryStore } from './binaries/binary-store.js';
 import type { RepositoryCredentials } from './credentials.js';
 import type { RepositorySettings } from './http/context.js';
@@ -16,6 +17,8 @@ export interface EmbeddedRepository {
   readonly updates: SparqlUpdateRunner;
   readonly credentials: RepositoryCredentials;
   readonly settings: RepositorySettings;
+  /** Hands the service's actor to /rest across its own views' requests (audit-actor.ts). */
+  readonly relay?: ActorRelay;
 }
 
 /**
@@ -26,8 +29,8 @@ export interface EmbeddedRepository {
 export function embeddedRepositoryRoutes(repository: EmbeddedRepository, startup: StorageStartup) {
   let handlers: RepositoryHandlers | undefined;
   const routes = async (app: FastifyInstance): Promise<void> => {
-    const { store, binaries, updates, credentials, settings } = repository;
-    handlers = new RepositoryHandlers(store, binaries, settings, app.log, updates);
+    const { store, binaries, updates, credentials, settings, relay } = repository;
+    handlers = new RepositoryHandlers(store, binaries, settings, app.log, updates, relay);
     handlers.release(startup.released);
     if (startup.leftovers > 0 || startup.swept > 0) {
       app.log.info(

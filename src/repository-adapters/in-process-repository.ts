@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { ACTOR_RELAY_HEADER, currentActor, type ActorRelay } from '../audit/audit-actor.js';
 import type { RepositoryRoot } from './uri-confinement.js';
 
 /**
@@ -28,9 +29,21 @@ export interface UpstreamTransport {
   request(request: TransportRequest): Promise<TransportResponse>;
 }
 
+/** A relay token handed to this process's own repository with one request (audit-actor.ts). */
+export interface RelayedActor {
+  readonly token: string;
+  /** Once the request is answered or failed; the token then redeems to nothing. */
+  release(): void;
+}
+
 /** Which transport a client's root should use: undefined for "over HTTP, as always". */
 export interface LocalRoutes {
   transportFor(root: RepositoryRoot): UpstreamTransport | undefined;
+  /**
+   * A token for the current actor, for a request over loopback HTTP to `origin` when that is this
+   * process's own (an upload, which does not go in process); undefined otherwise.
+   */
+  relayActor?(origin: string): RelayedActor | undefined;
 }
 
 /** What this module needs of the Fastify app (structurally: no Fastify import outside the HTTP layer). */
@@ -88,8 +101,10 @@ export class InProcessRepository implements LocalRoutes {
   private readonly mount: string;
   private readonly publicOrigin: string | undefined;
   private listening: ReadonlySet<string> | undefined;
+  private readonly relay: ActorRelay | undefined;
 
-  constructor(options: { publicUrl: string; mount: string }) {
+  constructor(options: { publicUrl: string; mount: string; relay?: ActorRelay }) {
+    this.relay = options.relay;
     this.mount = options.mount.endsWith('/') ? options.mount : `${options.mount}/`;
     let publicOrigin: string | undefined;
     try {
@@ -125,6 +140,24 @@ export class InProcessRepository implements LocalRoutes {
     return this.listeningOrigins().has(origin);
   }
 
+  /**
+   * The current actor (the person a view writes for) handed to /rest with one request to this process's
+   * own origin: /rest records the write under that person, in its database transaction. Nothing without
+   * an actor, a relay, or for any other origin.
+   */
+  relayActor(origin: string): RelayedActor | undefined {
+    const relay = this.relay;
+    const actor = currentActor();
+    if (relay === undefined || actor === undefined || !this.isOwnOrigin(origin)) return undefined;
+    const token = relay.issue(actor);
+    return {
+      token,
+      release: () => {
+        relay.release(token);
+      },
+    };
+  }
+
   /** The origins of the sockets the server listens on; kept once it listens (they do not change). */
   private listeningOrigins(): ReadonlySet<string> {
     if (this.listening !== undefined) return this.listening;
@@ -152,17 +185,30 @@ export class InProcessRepository implements LocalRoutes {
       throw new Error(`in-process request outside ${this.mount}`);
     }
     this.dispatched++;
-    const answer = target.inject({
-      method: request.method,
-      url: request.path,
-      // The Host a socket would carry: the repository names resources after it.
-      headers: { ...request.headers, host: new URL(request.origin).host },
-      ...(request.body === null ? {} : { payload: request.body }),
-      remoteAddress: IN_PROCESS_ADDRESS,
-      payloadAsStream: true,
-      validate: false,
-    });
-    const response = await withTimeout(answer, request.responseTimeoutMs);
+    // The Host a socket would carry: the repository names resources after it.
+    const sent: Record<string, string> = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== ACTOR_RELAY_HEADER),
+    );
+    sent.host = new URL(request.origin).host;
+    const relayed = this.relayActor(request.origin);
+    if (relayed !== undefined) sent[ACTOR_RELAY_HEADER] = relayed.token;
+    let response: Awaited<ReturnType<InjectTarget['inject']>>;
+    try {
+      const answer = target.inject({
+        method: request.method,
+        url: request.path,
+        headers: sent,
+        ...(request.body === null ? {} : { payload: request.body }),
+        remoteAddress: IN_PROCESS_ADDRESS,
+        payloadAsStream: true,
+        validate: false,
+      });
+      response = await withTimeout(answer, request.responseTimeoutMs);
+    } finally {
+      // /rest redeems the token as its handler starts, before it answers: once the answer (or a
+      // failure) is here, the token has served, and no token outlives its request.
+      relayed?.release();
+    }
     const headers: Record<string, string | string[] | undefined> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       headers[name] = typeof value === 'number' ? String(value) : value;

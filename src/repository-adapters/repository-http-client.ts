@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { ACTOR_RELAY_HEADER } from '../audit/audit-actor.js';
 import { BadRequestError, UpstreamFailedError } from '../shared/errors.js';
 import { AgentPool } from './agent-pool.js';
 import type { LocalRoutes } from './in-process-repository.js';
@@ -260,7 +261,9 @@ export class RepositoryHttpClient {
   private async sendOnce(request: UpstreamRequest, url: string): Promise<UpstreamResponse> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers ?? {})) {
-      if (value !== undefined) headers[name.toLowerCase()] = value;
+      // Only this client puts a relay token on a request (below), never a caller.
+      if (value !== undefined && name.toLowerCase() !== ACTOR_RELAY_HEADER)
+        headers[name.toLowerCase()] = value;
     }
     delete headers.authorization;
     if (this.authorization !== undefined) headers.authorization = this.authorization;
@@ -271,25 +274,34 @@ export class RepositoryHttpClient {
       const body = request.body ?? null;
       // A streamed body (an upload) always goes over HTTP: a failing stream cuts the connection there.
       const local = this.local?.transportFor(this.root);
-      answer =
-        local !== undefined && !(body instanceof Readable)
-          ? await local.request({
-              origin: parsed.origin,
-              path: `${parsed.pathname}${parsed.search}`,
-              method: request.method,
-              headers,
-              body,
-              responseTimeoutMs: this.responseTimeoutMs,
-            })
-          : await this.dispatcher.request({
-              origin: parsed.origin,
-              path: `${parsed.pathname}${parsed.search}`,
-              method: request.method,
-              headers,
-              body,
-              headersTimeout: this.responseTimeoutMs,
-              bodyTimeout: this.responseTimeoutMs,
-            });
+      if (local !== undefined && !(body instanceof Readable)) {
+        answer = await local.request({
+          origin: parsed.origin,
+          path: `${parsed.pathname}${parsed.search}`,
+          method: request.method,
+          headers,
+          body,
+          responseTimeoutMs: this.responseTimeoutMs,
+        });
+      } else {
+        // An upload to this process's own /rest over loopback carries the person it is made for.
+        const relayed = local === undefined ? undefined : this.local?.relayActor?.(parsed.origin);
+        if (relayed !== undefined) headers[ACTOR_RELAY_HEADER] = relayed.token;
+        try {
+          answer = await this.dispatcher.request({
+            origin: parsed.origin,
+            path: `${parsed.pathname}${parsed.search}`,
+            method: request.method,
+            headers,
+            body,
+            headersTimeout: this.responseTimeoutMs,
+            bodyTimeout: this.responseTimeoutMs,
+          });
+        } finally {
+          // Redeemed as /rest's handler started, before it answered: no token outlives its request.
+          relayed?.release();
+        }
+      }
     } catch (error) {
       throw this.transportError(request.method, url, error);
     }

@@ -6,6 +6,7 @@ import type { IriMapper } from '../rdf/terms.js';
 import type { SparqlUpdateRunner } from '../sparql/update-runner.js';
 import type { ResourceRecord } from '../store/record.js';
 import type { RepositoryStore } from '../store/repository.store.js';
+import type { AuditWho } from './audit-entries.js';
 import { RepositoryError } from './errors.js';
 import { MOUNT } from './paths.js';
 import { ACCEPT_PATCH, ACCEPT_POST, link } from './render.js';
@@ -43,6 +44,8 @@ export interface Ctx {
   readonly txId: string | null;
   readonly user: string;
   readonly now: number;
+  /** Who the ledger records for this request's changes (audit-entries.ts). */
+  readonly who: AuditWho;
 }
 
 // Request state of the /rest scope, as Fastify decorators (repositoryPlugin declares them, null first).

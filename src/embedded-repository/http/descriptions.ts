@@ -1,4 +1,5 @@
 import { toStored } from '../../linked-data/rdf/serialize.js';
+import { writeEntry } from './audit-entries.js';
 import { header, sendOptions, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { checkWritePreconditions } from './headers.js';
@@ -78,13 +79,13 @@ async function putDescription(deps: RepositoryDeps, ctx: Ctx, path: string): Pro
     const triples = toStored(
       acceptUserTriples(ctx, quads, iri, lenient(ctx), await currentServerManaged(deps, ctx, current)),
     );
-    await write(deps, ctx, [
-      {
-        op: 'put',
-        record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
-        base: current.revision,
-      },
-    ]);
+    const record = { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user };
+    await write(
+      deps,
+      ctx,
+      [{ op: 'put', record, base: current.revision }],
+      [writeEntry(ctx.who, current, record)],
+    );
   });
   return ctx.reply.code(204).send();
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Quad } from 'n3';
 import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
 import { NS, PREMIS, RDF_TYPE, XSD } from '../../linked-data/rdf/vocab.js';
+import { counted, resourceEntry } from './audit-entries.js';
 import { sendOptions, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { sendQuads } from './rdf-representation.js';
@@ -49,5 +50,17 @@ export async function fixity(deps: RepositoryDeps, ctx: Ctx, path: string, metho
   }
   quads.push(quad(result, p(PREMIS.hasSize), literal(String(size), namedNode(XSD.long))));
   if (outcome !== 'SUCCESS') deps.log.warn({ path: record.path, outcome }, 'fixity check failed');
+  // A read that is recorded (DECISIONS.md §14): the check and its outcome, as the report gives them.
+  if (method === 'GET') {
+    const entry = resourceEntry(
+      ctx.who,
+      'fixity.check',
+      record.path,
+      { status: outcome, digest: `urn:sha-512:${sha512}`, size },
+      outcome === 'SUCCESS' ? 'SUCCESS' : 'FAILURE',
+    );
+    await deps.store.record([entry]);
+    counted(ctx.who, [entry]);
+  }
   return sendQuads(ctx, quads, method === 'HEAD', {});
 }

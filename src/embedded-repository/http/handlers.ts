@@ -1,9 +1,11 @@
+import { ACTOR_RELAY_HEADER, type ActorRelay } from '../../audit/audit-actor.js';
 import { KeyedQueue } from '../../shared/keyed-queue.js';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { BinaryStore } from '../binaries/binary-store.js';
 import { IriMapper } from '../rdf/terms.js';
 import type { SparqlUpdateRunner } from '../sparql/update-runner.js';
 import type { RepositoryStore } from '../store/repository.store.js';
+import type { AuditWho } from './audit-entries.js';
 import { constraints } from './constraints.js';
 import {
   allowOf,
@@ -48,6 +50,8 @@ export class RepositoryHandlers {
     log: FastifyBaseLogger,
     /** Runs SPARQL Updates in worker threads, with a time and a solution limit. */
     updates: SparqlUpdateRunner,
+    /** Redeems the service's actor of a request made by one of its own views (audit-actor.ts). */
+    private readonly relay?: ActorRelay,
   ) {
     this.deps = { store, binaries, settings, log, updates, writers: new KeyedQueue() };
   }
@@ -57,28 +61,44 @@ export class RepositoryHandlers {
     const { target, pathTx } = parseRequest(request.raw.url ?? '', deps.settings.dialect);
     const base = baseOf(request);
     const method = request.method;
+    const who = this.who(request, base);
     if (deps.settings.dialect !== 'FEDORA_6') {
       // Fedora 4.x/5.x: transactions in the path; an Atomic-ID header means nothing to them.
       if (target.kind === 'txEndpoint') return startPathTransaction(deps, reply, base, method);
       if (target.kind === 'txAction')
-        return pathTransactionAction(deps, reply, target.id, target.action, method);
+        return pathTransactionAction(deps, reply, target.id, target.action, method, who, base);
     } else if (target.kind === 'txEndpoint' || target.kind === 'tx') {
-      return transactionEndpoint(deps, request, reply, base, target, method);
+      return transactionEndpoint(deps, request, reply, base, target, method, who);
     }
     if (target.kind === 'constraints') return constraints(reply, method);
     if (target.kind === 'tx' || target.kind === 'txAction') throw RepositoryError.notFound();
     if (pathTx !== null) {
       const txId = await pathTransaction(deps, pathTx);
       // Every IRI of the answer is tx-prefixed: the context's base is the transaction's.
-      const ctx = context(request, reply, `${base}/tx:${txId}`, new TxIriMapper(base, txId), txId);
+      const ctx = context(request, reply, `${base}/tx:${txId}`, new TxIriMapper(base, txId), txId, who);
       return dispatch(deps, ctx, target, method).catch((error: unknown) => {
         throw asGone(error);
       });
     }
     const txId = deps.settings.dialect === 'FEDORA_6' ? await transactionOf(deps, request, base) : null;
-    const ctx = context(request, reply, base, new IriMapper(base), txId);
+    const ctx = context(request, reply, base, who.mapper, txId, who);
     if (ctx.txId !== null) reply.header('atomic-id', `${base}/fcr:tx/${ctx.txId}`);
     return dispatch(deps, ctx, target, method);
+  }
+
+  /**
+   * Who the ledger records for a request: the service's actor when the relay header redeems to one (a
+   * request of the service's own, through a view), else the Basic-auth user. Taken from the request
+   * itself, never from the async context the handler happens to run in. A header that redeems to
+   * nothing (guessed, replayed, released) is ignored.
+   */
+  private who(request: FastifyRequest, base: string): AuditWho {
+    return {
+      actor: this.relay?.redeem(request.headers[ACTOR_RELAY_HEADER]),
+      username: request.repositoryUser,
+      requestId: request.id,
+      mapper: new IriMapper(base),
+    };
   }
 
   /** Removes content files no longer referenced (after expired transactions were reaped, say). */
@@ -95,9 +115,10 @@ function context(
   base: string,
   mapper: IriMapper,
   txId: string | null,
+  who: AuditWho,
 ): Ctx {
   const user = request.repositoryUser ?? 'anonymous';
-  return { request, reply, base, mapper, txId, user, now: Date.now() };
+  return { request, reply, base, mapper, txId, user, now: Date.now(), who };
 }
 
 /** Dispatches by what the target names. */

@@ -5,7 +5,8 @@ import { TransactionUnusable } from '../store/errors.js';
 import { release, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { httpDate } from './headers.js';
-import { commitWhole } from './transactions.js';
+import type { AuditWho } from './audit-entries.js';
+import { commitWhole, rollBack } from './transactions.js';
 import type { TxAction } from './paths.js';
 
 // Transactions in the path, as Fedora 4.x and 5.x have them (fedora-api.md §1.6, left column):
@@ -93,6 +94,8 @@ export async function pathTransactionAction(
   id: string,
   action: TxAction,
   method: string,
+  who: AuditWho,
+  root: string,
 ): Promise<unknown> {
   if (method === 'OPTIONS') return reply.header('allow', 'POST, OPTIONS').code(200).send();
   if (method !== 'POST')
@@ -108,12 +111,12 @@ export async function pathTransactionAction(
         return await reply.code(204).send();
       }
       case 'commit':
-        await commitWhole(deps, id, now, (error) => {
+        await commitWhole(deps, who, { id, iri: `${root}/tx:${id}` }, now, (error) => {
           throw error;
         });
         return await reply.code(204).send();
       case 'rollback': {
-        const outcome = await deps.store.rollback(id, now);
+        const outcome = await rollBack(deps, who, { id, iri: `${root}/tx:${id}` }, now);
         release(deps, outcome.released);
         if (outcome.expired) throw gone(id, `Transaction ${id} had expired`);
         return await reply.code(204).send();

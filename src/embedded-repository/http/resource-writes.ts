@@ -13,6 +13,7 @@ import type { LinkValue } from '../../linked-data/http/link.js';
 import { RevisionConflict } from '../store/errors.js';
 import { childPath, parentOf } from '../store/paths.js';
 import type { WriteOp } from '../store/write-ops.js';
+import { resourceEntry, tripleDiff, writeEntry } from './audit-entries.js';
 import { hasBody, readText } from './body.js';
 import { allowOf, header, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
@@ -68,7 +69,7 @@ export async function post(deps: RepositoryDeps, ctx: Ctx, parentPath: string): 
       kind === 'container' ? toStored(acceptUserTriples(ctx, ours, iri, lenient(ctx), new Set())) : '';
     const record = newRecord(ctx, path, kind, triples, binary);
     try {
-      await write(deps, ctx, [{ op: 'put', record, base: null }]);
+      await write(deps, ctx, [{ op: 'put', record, base: null }], [writeEntry(ctx.who, undefined, record)]);
       return created(ctx, record);
     } catch (error) {
       if (!(error instanceof RevisionConflict) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
@@ -136,7 +137,12 @@ export async function put(deps: RepositoryDeps, ctx: Ctx, path: string): Promise
               lastModifiedBy: ctx.user,
               revision: current.revision + 1,
             };
-      await write(deps, ctx, [...plan.ops, { op: 'put', record, base: current?.revision ?? null }]);
+      await write(
+        deps,
+        ctx,
+        [...plan.ops, { op: 'put', record, base: current?.revision ?? null }],
+        [writeEntry(ctx.who, current, record)],
+      );
       result = { record, created: current === undefined };
     },
     readAt,
@@ -247,13 +253,13 @@ export async function patch(
     checkWritePreconditions(ctx.request.headers, rdfEtag(current));
     const result = await deps.updates.apply(userQuads(current, ctx.mapper), text, iri, parsed);
     const triples = toStored(acceptUserTriples(ctx, result, iri, false, new Set()));
-    await write(deps, ctx, [
-      {
-        op: 'put',
-        record: { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user },
-        base: current.revision,
-      },
-    ]);
+    const record = { ...current, triples, lastModified: ctx.now, lastModifiedBy: ctx.user };
+    await write(
+      deps,
+      ctx,
+      [{ op: 'put', record, base: current.revision }],
+      [writeEntry(ctx.who, current, record)],
+    );
   });
   return ctx.reply.code(204).send();
 }
@@ -298,7 +304,13 @@ export async function deleteResource(deps: RepositoryDeps, ctx: Ctx, path: strin
       ctx.request.headers,
       current.kind === 'binary' ? binaryEtag(current) : rdfEtag(current),
     );
-    await write(deps, ctx, [{ op: 'delete', path, base: current.revision, user: ctx.user }]);
+    const { removed } = tripleDiff(ctx.who.mapper, current.triples, '');
+    await write(
+      deps,
+      ctx,
+      [{ op: 'delete', path, base: current.revision, user: ctx.user }],
+      [resourceEntry(ctx.who, 'resource.delete', path, { removed })],
+    );
   });
   return ctx.reply.code(204).send();
 }

@@ -1,3 +1,4 @@
+import { counted, resourceEntry } from './audit-entries.js';
 import { sendOptions, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 
@@ -17,6 +18,8 @@ export async function tombstone(
     throw RepositoryError.notAllowed('A tombstone can only be deleted (purged)', 'DELETE, OPTIONS');
   if (ctx.txId !== null)
     throw RepositoryError.badRequest('Tombstones cannot be purged inside a transaction', true);
-  await deps.store.apply([{ op: 'purgeTombstone', path }], ctx.now);
+  const entry = resourceEntry(ctx.who, 'resource.delete', path, { tombstone: true });
+  await deps.store.apply([{ op: 'purgeTombstone', path }], ctx.now, [entry]);
+  counted(ctx.who, [entry]);
   return ctx.reply.code(204).send();
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LockHeld, ParentMissing, RevisionConflict, TransactionUnusable } from '../store/errors.js';
+import type { AuditEntry } from '../../audit/audit-event.js';
+import { counted, requestEntry, type AuditWho } from './audit-entries.js';
 import { header, release, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { httpDate } from './headers.js';
@@ -42,6 +44,7 @@ export async function transactionEndpoint(
   base: string,
   target: Extract<Target, { kind: 'txEndpoint' | 'tx' }>,
   method: string,
+  who: AuditWho,
 ): Promise<unknown> {
   const now = Date.now();
   const expiresAt = now + deps.settings.txTimeoutMs;
@@ -80,11 +83,11 @@ export async function transactionEndpoint(
       return reply.code(204).send();
     }
     case 'PUT': {
-      await commitWhole(deps, id, now, answer);
+      await commitWhole(deps, who, { id, iri: `${base}/fcr:tx/${id}` }, now, answer);
       return reply.code(204).send();
     }
     case 'DELETE': {
-      const outcome = await deps.store.rollback(id, now).catch(answer);
+      const outcome = await rollBack(deps, who, { id, iri: `${base}/fcr:tx/${id}` }, now).catch(answer);
       release(deps, outcome.released);
       if (outcome.expired) throw new RepositoryError(410, `Transaction ${id} had expired`);
       return reply.code(204).send();
@@ -106,18 +109,28 @@ export async function transactionEndpoint(
  */
 export async function commitWhole(
   deps: RepositoryDeps,
-  id: string,
+  who: AuditWho,
+  tx: TransactionNames,
   now: number,
   otherwise: (error: unknown) => never,
 ): Promise<void> {
+  const { id } = tx;
   try {
-    release(deps, await deps.store.commit(id, now));
+    // The held events of its writes go to the ledger with the commit's own, in the commit's database
+    // transaction: they appear only if it commits, at its time.
+    let closing: AuditEntry[] = [];
+    const released = await deps.store.commit(id, now, (events) => {
+      closing = [requestEntry(who, 'transaction.commit', { transaction: tx.iri, events })];
+      return closing;
+    });
+    counted(who, closing);
+    release(deps, released);
   } catch (error) {
     if (!(error instanceof RevisionConflict || error instanceof ParentMissing || error instanceof LockHeld))
       otherwise(error);
-    const { released } = await deps.store
-      .rollback(id, Date.now())
-      .catch(() => ({ released: [] as string[] }));
+    const { released } = await rollBack(deps, who, tx, Date.now(), 'conflict').catch(() => ({
+      released: [] as string[],
+    }));
     release(deps, released);
     throw RepositoryError.conflict(
       error instanceof RevisionConflict
@@ -126,4 +139,37 @@ export async function commitWhole(
       false,
     );
   }
+}
+
+/** A transaction as the ledger names it: its id, and its IRI as the client addressed it. */
+export interface TransactionNames {
+  readonly id: string;
+  readonly iri: string;
+}
+
+/**
+ * Rolls a transaction back: its held events are dropped (nothing they describe happened) and the
+ * rollback is recorded, in the same database transaction.
+ */
+export async function rollBack(
+  deps: RepositoryDeps,
+  who: AuditWho,
+  tx: TransactionNames,
+  now: number,
+  reason?: string,
+): Promise<{ released: string[]; expired: boolean }> {
+  let closing: AuditEntry[] = [];
+  const outcome = await deps.store.rollback(tx.id, now, (events, expired) => {
+    const why = expired ? 'expired' : reason;
+    closing = [
+      requestEntry(who, 'transaction.rollback', {
+        transaction: tx.iri,
+        events,
+        ...(why === undefined ? {} : { reason: why }),
+      }),
+    ];
+    return closing;
+  });
+  counted(who, closing);
+  return outcome;
 }

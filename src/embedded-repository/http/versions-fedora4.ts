@@ -4,6 +4,7 @@ import { FEDORA, XSD } from '../../linked-data/rdf/vocab.js';
 import { MementoExists } from '../store/errors.js';
 import type { ResourceRecord } from '../store/record.js';
 import type { Memento } from '../store/repository.store.js';
+import { binaryDetail, counted, resourceEntry, tripleDiff } from './audit-entries.js';
 import { sendBinary } from './binary-representation.js';
 import { discardBody } from './body.js';
 import { header, release, sendOptions, visible, type Ctx, type RepositoryDeps } from './context.js';
@@ -98,7 +99,12 @@ export async function labelledVersion(
       const newest = (await deps.store.mementos(path)).at(-1);
       if (newest?.memento === version.memento)
         throw RepositoryError.badRequest('Cannot remove current version');
-      const digest = await deps.store.deleteMemento(path, version.memento);
+      const entry = resourceEntry(ctx.who, 'version.delete', path, {
+        version: versionIri(ctx.who.mapper.external(path), version.label ?? version.memento),
+        label: version.label,
+      });
+      const digest = await deps.store.deleteMemento(path, version.memento, [entry]);
+      counted(ctx.who, [entry]);
       if (digest !== null) release(deps, [digest]);
       return ctx.reply.code(204).send();
     }
@@ -149,7 +155,14 @@ async function revert(deps: RepositoryDeps, ctx: Ctx, path: string, version: Mem
       lastModifiedBy: ctx.user,
       revision: now.revision + 1,
     };
-    await write(deps, ctx, [{ op: 'put', record, base: now.revision }]);
+    const label = version.label ?? version.memento;
+    const entry = resourceEntry(ctx.who, 'version.restore', path, {
+      ...tripleDiff(ctx.who.mapper, now.triples, record.triples),
+      ...(record.binary !== null && record.binary !== now.binary ? binaryDetail(record.binary) : {}),
+      version: versionIri(ctx.who.mapper.external(path), label),
+      label,
+    });
+    await write(deps, ctx, [{ op: 'put', record, base: now.revision }], [entry]);
   });
   return ctx.reply.code(204).send();
 }
@@ -175,13 +188,15 @@ async function snapshot(
     // Strictly after the newest version, so that the newest is always the current one.
     const datetime = Math.max(ctx.now, (existing.at(-1)?.datetime ?? 0) + 1);
     try {
-      await deps.store.insertMemento({
-        path: record.path,
-        memento: versionKey(datetime),
+      const entry = resourceEntry(ctx.who, 'version.create', record.path, {
+        version: versionIri(ctx.who.mapper.external(record.path), label),
         label,
-        datetime,
-        record,
       });
+      await deps.store.insertMemento(
+        { path: record.path, memento: versionKey(datetime), label, datetime, record },
+        [entry],
+      );
+      counted(ctx.who, [entry]);
       return;
     } catch (error) {
       // A concurrent version took the key (or the label, found on the next round).

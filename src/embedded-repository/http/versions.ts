@@ -3,6 +3,7 @@ import { RDF_OUTPUT_TYPES } from '../../linked-data/rdf/media-types.js';
 import { literal, namedNode, quad } from '../../linked-data/rdf/terms.js';
 import { FEDORA, LDP, MEMENTO, XSD } from '../../linked-data/rdf/vocab.js';
 import type { ResourceRecord } from '../store/record.js';
+import { counted, resourceEntry } from './audit-entries.js';
 import { sendBinary } from './binary-representation.js';
 import { discardBody } from './body.js';
 import {
@@ -132,7 +133,10 @@ async function createMemento(deps: RepositoryDeps, ctx: Ctx, record: ResourceRec
   await discardBody(ctx.request, deps.settings.rdfBodyLimit);
   const datetime = Math.floor(ctx.now / 1000) * 1000;
   const memento = mementoStamp(datetime);
-  await deps.store.insertMemento({ path: record.path, memento, label, datetime, record });
+  const version = sub(sub(ctx.who.mapper.external(record.path), 'fcr:versions'), memento);
+  const entry = resourceEntry(ctx.who, 'version.create', record.path, { version, label });
+  await deps.store.insertMemento({ path: record.path, memento, label, datetime, record }, [entry]);
+  counted(ctx.who, [entry]);
   const location = sub(sub(ctx.mapper.external(record.path), 'fcr:versions'), memento);
   ctx.reply.header('location', location);
   ctx.reply.header('memento-datetime', httpDate(datetime));
@@ -169,7 +173,10 @@ export async function memento(
     case 'DELETE': {
       if (ctx.txId !== null && deps.settings.dialect !== 'FEDORA_5')
         throw RepositoryError.badRequest('Versions cannot be deleted inside a transaction', true);
-      const digest = await deps.store.deleteMemento(path, memento.memento);
+      const version = sub(sub(ctx.who.mapper.external(path), 'fcr:versions'), memento.memento);
+      const entry = resourceEntry(ctx.who, 'version.delete', path, { version, label: memento.label });
+      const digest = await deps.store.deleteMemento(path, memento.memento, [entry]);
+      counted(ctx.who, [entry]);
       if (digest !== null) release(deps, [digest]);
       return ctx.reply.code(204).send();
     }

@@ -1,7 +1,9 @@
+import type { AuditEntry } from '../../audit/audit-event.js';
 import type { ResourceKind, BinaryInfo, ResourceRecord } from '../store/record.js';
 import { RevisionConflict } from '../store/errors.js';
 import { parentOf } from '../store/paths.js';
 import type { WriteOp } from '../store/write-ops.js';
+import { counted } from './audit-entries.js';
 import { header, release, sub, visible, type Ctx, type RepositoryDeps } from './context.js';
 import { RepositoryError } from './errors.js';
 import { binaryEtag, link, rdfEtag, typeLinks } from './render.js';
@@ -11,14 +13,23 @@ import { binaryEtag, link, rdfEtag, typeLinks } from './render.js';
 /** Attempts before a write that keeps meeting concurrent changes gives up (409). */
 export const MAX_WRITE_ATTEMPTS = 40;
 
-/** Applies or stages writes; GC of content files no longer referenced happens after the fact. */
-export async function write(deps: RepositoryDeps, ctx: Ctx, ops: readonly WriteOp[]): Promise<void> {
+/**
+ * Applies or stages writes with their ledger `entries` (in the same database transaction; inside a
+ * repository transaction they are held until it commits); GC of content files no longer referenced
+ * happens after the fact.
+ */
+export async function write(
+  deps: RepositoryDeps,
+  ctx: Ctx,
+  ops: readonly WriteOp[],
+  entries: readonly AuditEntry[],
+): Promise<void> {
   if (ctx.txId !== null) {
-    await deps.store.stage(ctx.txId, ops, ctx.now, Date.now() + deps.settings.txTimeoutMs);
-    return;
+    await deps.store.stage(ctx.txId, ops, ctx.now, Date.now() + deps.settings.txTimeoutMs, entries);
+  } else {
+    release(deps, await deps.store.apply(ops, ctx.now, entries));
   }
-  const released = await deps.store.apply(ops, ctx.now);
-  release(deps, released);
+  counted(ctx.who, entries);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import type { AuditEntry } from '../../audit/audit-event.js';
+import { NO_AUDIT, type AuditLog } from '../../audit/audit-log.js';
 import type { Database, SqlDialect } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/sql-errors.js';
 import { MementoExists } from './errors.js';
@@ -6,7 +8,7 @@ import { selfAndAncestors } from './paths.js';
 import { RepositoryQueries } from './queries.js';
 import { fromRow, recordFromJson, recordToJson, toRow, type ResourceRecord } from './record.js';
 import type { RepoMementoRow } from './repository.table.js';
-import { TransactionStore, type TransactionInfo } from './transaction.store.js';
+import { TransactionStore, type Closing, type TransactionInfo } from './transaction.store.js';
 import { applyOps, type WriteOp } from './write-ops.js';
 
 type Db = Kysely<Database>;
@@ -32,6 +34,9 @@ export interface Memento {
  * transaction's staged changes over the committed state; writes either apply at once (one database
  * transaction per request) or are staged under a transaction and applied together at commit (the
  * transaction and lock SQL is in transaction.store.ts and locks.ts, the write steps in write-ops.ts).
+ * Each write takes the ledger entries that describe it (DECISIONS.md §14) and appends them in its own
+ * database transaction, last (so the ledger's append lock is held only until the commit); inside a
+ * repository transaction they are held until it commits.
  */
 export class RepositoryStore {
   private readonly transactions: TransactionStore;
@@ -40,9 +45,10 @@ export class RepositoryStore {
   constructor(
     private readonly db: Db,
     private readonly dialect: SqlDialect,
+    private readonly audit: AuditLog = NO_AUDIT,
   ) {
     this.queries = new RepositoryQueries(db);
-    this.transactions = new TransactionStore(db, dialect, this.queries);
+    this.transactions = new TransactionStore(db, dialect, this.queries, audit);
   }
 
   // ---- reads ---------------------------------------------------------------------------------
@@ -147,9 +153,23 @@ export class RepositoryStore {
 
   // ---- writes --------------------------------------------------------------------------------
 
-  /** Applies changes at once, in one database transaction. Returns content digests that may be unreferenced now. */
-  async apply(ops: readonly WriteOp[], now: number): Promise<string[]> {
-    return this.db.transaction().execute((trx) => applyOps(trx, this.queries, ops, now, null));
+  /**
+   * Applies changes at once, in one database transaction, with their ledger entries. Returns content
+   * digests that may be unreferenced now.
+   */
+  async apply(ops: readonly WriteOp[], now: number, entries: readonly AuditEntry[] = []): Promise<string[]> {
+    const released = await this.db.transaction().execute(async (trx) => {
+      const digests = await applyOps(trx, this.queries, ops, now, null);
+      await this.audit.append(entries, trx);
+      return digests;
+    });
+    if (entries.length > 0) this.audit.notifyAppended();
+    return released;
+  }
+
+  /** Records events of something that changed nothing here (a fixity check), in a transaction of their own. */
+  async record(entries: readonly AuditEntry[]): Promise<void> {
+    await this.audit.append(entries);
   }
 
   // ---- transactions (transaction.store.ts) ---------------------------------------------------
@@ -167,45 +187,65 @@ export class RepositoryStore {
     return this.transactions.touch(id, now, expires);
   }
 
-  /** Stages changes under a transaction: takes its locks, checks revisions. */
-  stage(txId: string, ops: readonly WriteOp[], now: number, expires: number): Promise<void> {
-    return this.transactions.stage(txId, ops, now, expires);
+  /** Stages changes under a transaction: takes its locks, checks revisions; holds their ledger entries. */
+  stage(
+    txId: string,
+    ops: readonly WriteOp[],
+    now: number,
+    expires: number,
+    entries: readonly AuditEntry[] = [],
+  ): Promise<void> {
+    return this.transactions.stage(txId, ops, now, expires, entries);
   }
 
-  /** Applies every staged change of a transaction atomically; any conflict rolls the whole commit back. */
-  commit(txId: string, now: number): Promise<string[]> {
-    return this.transactions.commit(txId, now);
+  /**
+   * Applies every staged change of a transaction atomically; any conflict rolls the whole commit back.
+   * The held ledger entries and `closing` (told how many were held) are appended with it.
+   */
+  commit(txId: string, now: number, closing?: Closing): Promise<string[]> {
+    return this.transactions.commit(txId, now, closing);
   }
 
-  /** Drops a transaction's staged changes: the digests they referenced, and whether it had expired. */
-  rollback(txId: string, now: number): Promise<{ released: string[]; expired: boolean }> {
-    return this.transactions.rollback(txId, now);
+  /**
+   * Drops a transaction's staged changes and held ledger entries, appending `closing` (told how many
+   * were dropped, and whether it had expired): the digests they referenced, and whether it had expired.
+   */
+  rollback(txId: string, now: number, closing?: Closing): Promise<{ released: string[]; expired: boolean }> {
+    return this.transactions.rollback(txId, now, closing);
   }
 
-  /** Rolls back every open transaction whose expiry has passed; returns digests they had staged. */
+  /**
+   * Rolls back every open transaction whose expiry has passed (each recorded as a rollback by nobody,
+   * "expired"); returns digests they had staged.
+   */
   reapExpired(now: number): Promise<string[]> {
     return this.transactions.reapExpired(now);
   }
 
   // ---- mementos ------------------------------------------------------------------------------
 
-  async insertMemento(input: MementoInput): Promise<void> {
+  /** Keeps a memento, and its ledger entries in the same database transaction. */
+  async insertMemento(input: MementoInput, entries: readonly AuditEntry[] = []): Promise<void> {
     try {
-      await this.db
-        .insertInto('repo_mementos')
-        .values({
-          path: input.path,
-          memento: input.memento,
-          label: input.label,
-          datetime: input.datetime,
-          record: recordToJson(input.record),
-          sha512: input.record.binary?.sha512 ?? null,
-        })
-        .execute();
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('repo_mementos')
+          .values({
+            path: input.path,
+            memento: input.memento,
+            label: input.label,
+            datetime: input.datetime,
+            record: recordToJson(input.record),
+            sha512: input.record.binary?.sha512 ?? null,
+          })
+          .execute();
+        await this.audit.append(entries, trx);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new MementoExists(input.path, input.memento, input.label);
       throw error;
     }
+    if (entries.length > 0) this.audit.notifyAppended();
   }
 
   /** Whether the resource has any version: one indexed row at most, not the versions' states. */
@@ -242,13 +282,23 @@ export class RepositoryStore {
     return row === undefined ? undefined : toMemento(row);
   }
 
-  async deleteMemento(path: string, memento: string): Promise<string | null> {
-    const row = await this.db
-      .deleteFrom('repo_mementos')
-      .where('path', '=', path)
-      .where('memento', '=', memento)
-      .returning('sha512')
-      .executeTakeFirst();
+  /** Deletes a memento, with its ledger entries (appended only when there was one to delete). */
+  async deleteMemento(
+    path: string,
+    memento: string,
+    entries: readonly AuditEntry[] = [],
+  ): Promise<string | null> {
+    const row = await this.db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('repo_mementos')
+        .where('path', '=', path)
+        .where('memento', '=', memento)
+        .returning('sha512')
+        .executeTakeFirst();
+      if (deleted !== undefined) await this.audit.append(entries, trx);
+      return deleted;
+    });
+    if (row !== undefined && entries.length > 0) this.audit.notifyAppended();
     return row?.sha512 ?? null;
   }
 

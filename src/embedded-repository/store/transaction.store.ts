@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { AuditEntry } from '../../audit/audit-event.js';
+import type { AuditLog } from '../../audit/audit-log.js';
 import type { Database, SqlDialect } from '../../db/database.js';
 import { PurgeInTransaction, RevisionConflict, TransactionUnusable } from './errors.js';
 import { acquireLock } from './locks.js';
@@ -13,6 +15,14 @@ type Trx = Transaction<Database>;
 
 export type TransactionState = 'open' | 'committed' | 'rolledback' | 'expired';
 
+/**
+ * The ledger entries that close a transaction (its commit or rollback event), built once the number of
+ * events it held is known; `expired` on a rollback of a transaction past its expiry.
+ */
+export type Closing = (events: number, expired: boolean) => readonly AuditEntry[];
+
+const NOTHING: Closing = () => [];
+
 export interface TransactionInfo {
   readonly id: string;
   readonly expires: number;
@@ -23,13 +33,16 @@ export interface TransactionInfo {
  * The SQL of repository transactions (Atomic-ID): changes are staged in repo_tx_staged under the
  * transaction's locks and applied together at commit. Every step re-checks that the transaction is
  * still open and unexpired inside its own database transaction (row-locked on PostgreSQL), so two
- * processes sharing the database cannot both finish it.
+ * processes sharing the database cannot both finish it. The ledger entries of staged writes are held
+ * (audit_pending) in the staging's database transaction and moved to the ledger in the commit's, or
+ * dropped in the rollback's (DECISIONS.md §14: writes inside a transaction are recorded when it commits).
  */
 export class TransactionStore {
   constructor(
     private readonly db: Db,
     private readonly dialect: SqlDialect,
     private readonly queries: RepositoryQueries,
+    private readonly audit: AuditLog,
   ) {}
 
   async begin(id: string, now: number, expires: number): Promise<void> {
@@ -81,7 +94,13 @@ export class TransactionStore {
   }
 
   /** Stages changes under a transaction: takes its locks (LockHeld when another holds them), checks revisions. */
-  async stage(txId: string, ops: readonly WriteOp[], now: number, expires: number): Promise<void> {
+  async stage(
+    txId: string,
+    ops: readonly WriteOp[],
+    now: number,
+    expires: number,
+    entries: readonly AuditEntry[] = [],
+  ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const tx = await this.lockTransactionRow(trx, txId);
       if (tx?.state !== 'open' || tx.expires <= now) throw await this.unusable(txId, now, trx);
@@ -134,6 +153,7 @@ export class TransactionStore {
           .onConflict((oc) => oc.columns(['tx_id', 'path']).doUpdateSet(values))
           .execute();
       }
+      await this.audit.stagePending(txId, entries, trx);
     });
   }
 
@@ -154,8 +174,9 @@ export class TransactionStore {
   }
 
   /** Applies every staged change of a transaction atomically; any conflict rolls the whole commit back. */
-  async commit(txId: string, now: number): Promise<string[]> {
-    return this.db.transaction().execute(async (trx) => {
+  async commit(txId: string, now: number, closing: Closing = NOTHING): Promise<string[]> {
+    let closed = 0;
+    const released = await this.db.transaction().execute(async (trx) => {
       const tx = await this.lockTransactionRow(trx, txId);
       if (tx?.state !== 'open' || tx.expires <= now) throw await this.unusable(txId, now, trx);
       const staged = await trx
@@ -180,15 +201,40 @@ export class TransactionStore {
       );
       const released = await applyOps(trx, this.queries, ops, now, txId);
       await this.finish(trx, txId, 'committed', now);
+      const entries = closing(await this.held(trx, txId), false);
+      closed = (await this.audit.commitPending(txId, entries, trx)).length;
       return released;
     });
+    if (closed > 0) this.audit.notifyAppended();
+    return released;
+  }
+
+  /** How many ledger entries the transaction's writes hold. */
+  private async held(trx: Trx, txId: string): Promise<number> {
+    const row = await trx
+      .selectFrom('audit_pending')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('tx_key', '=', txId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Drops the held entries and appends the rollback's own (told how many were dropped). */
+  private async closeRolledBack(trx: Trx, txId: string, expired: boolean, closing: Closing): Promise<number> {
+    const dropped = await this.audit.dropPending(txId, trx);
+    return (await this.audit.append(closing(dropped, expired), trx)).length;
   }
 
   /**
    * Drops a transaction's staged changes. Returns the digests its staged binaries referenced, and whether
    * it had already expired (then it is finished as expired and the client is told it is gone).
    */
-  async rollback(txId: string, now: number): Promise<{ released: string[]; expired: boolean }> {
+  async rollback(
+    txId: string,
+    now: number,
+    closing: Closing = NOTHING,
+  ): Promise<{ released: string[]; expired: boolean }> {
+    let closed = 0;
     const outcome = await this.db.transaction().execute(async (trx) => {
       const tx = await this.lockTransactionRow(trx, txId);
       if (tx?.state !== 'open') return undefined;
@@ -200,9 +246,11 @@ export class TransactionStore {
         .where('sha512', 'is not', null)
         .execute();
       await this.finish(trx, txId, expired ? 'expired' : 'rolledback', now);
+      closed = await this.closeRolledBack(trx, txId, expired, closing);
       return { released: digests.flatMap((d) => (d.sha512 === null ? [] : [d.sha512])), expired };
     });
     if (outcome === undefined) throw await this.unusable(txId, now);
+    if (closed > 0) this.audit.notifyAppended();
     return outcome;
   }
 
@@ -221,6 +269,7 @@ export class TransactionStore {
       .where('expires', '<=', now)
       .execute();
     const released: string[] = [];
+    let closed = 0;
     for (const { id } of expired) {
       try {
         await this.db.transaction().execute(async (trx) => {
@@ -234,6 +283,7 @@ export class TransactionStore {
             .execute();
           for (const d of digests) if (d.sha512 !== null) released.push(d.sha512);
           await this.finish(trx, id, 'expired', now);
+          closed += await this.closeRolledBack(trx, id, true, expiredRollback(id));
         });
       } catch {
         // Another process reaped it at the same moment; nothing to do.
@@ -245,8 +295,25 @@ export class TransactionStore {
       .where('state', '!=', 'open')
       .where('finished', '<', now - 24 * 3600 * 1000)
       .execute();
+    if (closed > 0) this.audit.notifyAppended();
     return released;
   }
+}
+
+/** The rollback of a transaction nobody finished in time: by nobody, named by its id. */
+function expiredRollback(id: string): Closing {
+  return (events) => [
+    {
+      username: null,
+      action: 'transaction.rollback',
+      repositoryViewId: null,
+      contextUri: null,
+      jobId: null,
+      requestId: null,
+      outcome: 'SUCCESS',
+      detail: { transaction: id, events, reason: 'expired' },
+    },
+  ];
 }
 
 function toTransaction(row: RepoTransactionRow): TransactionInfo {
