@@ -74,6 +74,7 @@ import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { AuditService } from './audit/audit.service.js';
+import { AuditTail } from './audit/audit-tail.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -265,6 +266,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         );
 
   const dataVersion = dataVersionOf(db);
+  // The `audit` channel of /events: each committed ledger event, read by every instance for its own streams.
+  const auditTail = new AuditTail(audit, events.hub, {
+    changes: dialect === 'postgres' ? dataVersion : undefined,
+    warn: (message) => {
+      warn(message);
+    },
+  });
   const app = await createHttpServer({
     config,
     authorizer,
@@ -348,6 +356,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await reaper?.stop();
     await repository?.updates.close();
     await agents.close();
+    await auditTail.stop();
     await events.close();
     await db.destroy();
   });
@@ -366,6 +375,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
     }
     await jobs.start();
+    await auditTail.start();
     // After the default view exists: its first indexing starts at once.
     feed?.start();
   } catch (error) {

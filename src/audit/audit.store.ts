@@ -28,6 +28,8 @@ const VERIFY_PAGE = 2000;
  * or deletes an event.
  */
 export class AuditStore {
+  private readonly listeners = new Set<() => void>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
@@ -75,13 +77,26 @@ export class AuditStore {
       return events;
     };
     const events = executor.isTransaction ? await work(executor) : await executor.transaction().execute(work);
-    if (!executor.isTransaction) this.onAppended();
+    if (!executor.isTransaction) this.appended();
     return events;
   }
 
   /** For a caller that appended inside its own transaction: call once it committed (the tail reads then). */
   notifyAppended(): void {
+    this.appended();
+  }
+
+  /** Also tells `listener` after each append this process made (the audit channel's tail); returns the way to stop. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private appended(): void {
     this.onAppended();
+    for (const listener of this.listeners) listener();
   }
 
   /** Holds the events of writes inside a repository transaction until it commits (`commitPending`). */
@@ -129,7 +144,7 @@ export class AuditStore {
     };
     if (executor.isTransaction) return work(executor);
     const events = await executor.transaction().execute(work);
-    this.onAppended();
+    this.appended();
     return events;
   }
 
