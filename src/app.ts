@@ -72,6 +72,9 @@ import { UserService } from './users/user.service.js';
 import { UserStore } from './users/user.store.js';
 import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
+import { auditRoutes } from './audit/audit.routes.js';
+import { AuditService } from './audit/audit.service.js';
+import { AuditTail } from './audit/audit-tail.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -265,6 +268,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         );
 
   const dataVersion = dataVersionOf(db);
+  // The `audit` channel of /events: each committed ledger event, read by every instance for its own streams.
+  const auditTail = new AuditTail(audit, events.hub, {
+    changes: dialect === 'postgres' ? dataVersion : undefined,
+    warn: (message) => {
+      warn(message);
+    },
+  });
   const app = await createHttpServer({
     config,
     authorizer,
@@ -289,6 +299,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       }),
       jobs.routes,
       searchIndexRoutes(searchIndexing),
+      auditRoutes(new AuditService(audit, views)),
       eventRoutes({
         hub: events.hub,
         audience: new AudienceCheck(async (viewId) => (await viewStore.findById(viewId))?.curatorIds),
@@ -300,6 +311,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ],
   });
   local?.attach(app);
+  // Not used by the ledger's readers (the recorders take it); kept so the wiring above stays identical.
+  // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator
+  void relay;
   warn = (message) => {
     app.log.warn(message);
   };
@@ -344,6 +358,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await reaper?.stop();
     await repository?.updates.close();
     await agents.close();
+    await auditTail.stop();
     await events.close();
     await db.destroy();
   });
@@ -362,6 +377,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
     }
     await jobs.start();
+    await auditTail.start();
     // After the default view exists: its first indexing starts at once.
     feed?.start();
   } catch (error) {
