@@ -105,6 +105,9 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   // accepts a one-time ticket instead of the header (events.routes.ts: TicketAuthorizer), never a token.
   'GET /events': 'ROLE_USER',
   'POST /events/ticket': 'ROLE_USER',
+
+  // The ledger as PREMIS (DECISIONS.md §14): ADMIN, or a curator of the view asked for (premis-source.ts).
+  'GET /audit/premis': 'ROLE_CURATOR',
 };
 
 /**
