@@ -2,6 +2,39 @@
 // A test (scripts/api-types.test.ts) fails when it no longer matches the routes.
 
 export interface paths {
+    "/audit/premis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A view’s (or one resource’s) audit events as PREMIS 3.0 XML, or ?format=ttl as PREMIS 3 RDF (not an envelope; errors are envelopes) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description One resource (absent: every resource of the view) */
+                    contextUri?: string;
+                    /** @description xml (PREMIS 3.0 XML) or ttl (PREMIS 3 RDF as Turtle) */
+                    format?: string;
+                    /** @description The repository view (required) */
+                    repositoryViewId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: never;
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
