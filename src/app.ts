@@ -75,6 +75,8 @@ import { ActorRelay } from './audit/audit-actor.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { AuditService } from './audit/audit.service.js';
 import { AuditTail } from './audit/audit-tail.js';
+import { premisEvents } from './audit/premis/premis-source.js';
+import { premisRoutes } from './audit/premis/premis.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -291,6 +293,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       schemaRoutes(schemas),
       repositoryViewRoutes(views),
       verificationRoutes(views),
+      // GET /audit/premis: the ledger as PREMIS (reads through premis-source.ts until GET /audit's service).
+      premisRoutes((query, caller) => premisEvents(audit, views, query, caller), config.publicUrl),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
       searchRoutes(views, search),
       spreadsheetExportRoutes(views, search, {
@@ -311,9 +315,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ],
   });
   local?.attach(app);
-  // Not used by the ledger's readers (the recorders take it); kept so the wiring above stays identical.
-  // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator
-  void relay;
   warn = (message) => {
     app.log.warn(message);
   };

@@ -109,6 +109,8 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   // The audit trail (DECISIONS.md §14): ADMIN, or a curator for the views they curate (the service checks).
   'GET /audit': 'ROLE_CURATOR',
   'GET /audit/verify': 'ROLE_ADMIN',
+  // The ledger as PREMIS (DECISIONS.md §14): ADMIN, or a curator of the view asked for (premis-source.ts).
+  'GET /audit/premis': 'ROLE_CURATOR',
 };
 
 /**
