@@ -293,7 +293,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       schemaRoutes(schemas),
       repositoryViewRoutes(views),
       verificationRoutes(views),
-      // GET /audit/premis: the ledger as PREMIS (reads through premis-source.ts until GET /audit's service).
+      // GET /audit/premis: the ledger as PREMIS, read as GET /audit reads a view (premis-source.ts).
       premisRoutes((query, caller) => premisEvents(audit, views, query, caller), config.publicUrl),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
       searchRoutes(views, search),

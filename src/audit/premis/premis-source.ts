@@ -3,14 +3,13 @@ import { businessInvalid } from '../../shared/business-messages.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { AuditStore } from '../audit.store.js';
 import type { AuditEvent } from '../audit-event.js';
+import type { AuditViews } from '../audit.service.js';
 
 /** At most this many events in one PREMIS document. */
 export const PREMIS_MAX_EVENTS = 10_000;
 
 /** What the PREMIS route needs of the views: the view as the caller may see it (403 to other curators). */
-export interface PremisViews {
-  get(id: number, caller: Principal): Promise<unknown>;
-}
+export type PremisViews = Pick<AuditViews, 'get'>;
 
 export interface PremisQuery {
   readonly repositoryViewId: number;
@@ -22,8 +21,7 @@ export interface PremisQuery {
  * read as GET /audit reads them — an ADMIN any view (one deleted since too: its events stay in the ledger),
  * a curator only a view they curate (ForbiddenError otherwise, as opening it would be).
  *
- * The one place the route reads the ledger, so it can move to GET /audit's service (which also counts
- * writes made straight to /rest under the view's root) without touching the rest. One query of at most
+ * One query of at most
  * {@link PREMIS_MAX_EVENTS} + 1 rows, not pages: pages by offset would shift under appends made meanwhile.
  * More than the cap is refused (INVALID) rather than streamed: the document names its objects before its
  * events and its agents after them, so a stream would read the events twice.
@@ -34,13 +32,15 @@ export async function premisEvents(
   query: PremisQuery,
   caller: Principal,
 ): Promise<AuditEvent[]> {
+  // As GET /audit reads a view: its own events, and those of writes made straight to /rest below its root.
+  let rootUri: string | null = null;
   try {
-    await views.get(query.repositoryViewId, caller);
+    rootUri = (await views.get(query.repositoryViewId, caller)).rootUri;
   } catch (error) {
     if (!(error instanceof NotFoundError && caller.role === 'ROLE_ADMIN')) throw error;
   }
   const newestFirst = await store.list({
-    repositoryViewId: query.repositoryViewId,
+    within: [{ id: query.repositoryViewId, rootUri }],
     ...(query.contextUri === undefined ? {} : { contextUri: query.contextUri }),
     offset: 0,
     limit: PREMIS_MAX_EVENTS + 1,
