@@ -58,8 +58,8 @@ export class AuditTail {
   async start(): Promise<void> {
     this.lastSeen = await this.store.lastId();
     this.unsubscribe.push(this.store.listen(this.wake));
-    const onChange = this.options.changes?.onChange;
-    if (onChange !== undefined) this.unsubscribe.push(onChange(this.wake));
+    const stopChanges = this.options.changes?.onChange?.(this.wake);
+    if (stopChanges !== undefined) this.unsubscribe.push(stopChanges);
     this.timer = setInterval(this.wake, this.options.pollMs ?? AUDIT_TAIL_POLL_MS);
     this.timer.unref();
   }

@@ -3,6 +3,7 @@ import { curationJobCases } from '../../test/support/curation-jobs/curation-job-
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
 import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
+import { auditCases } from '../../test/support/http/envelope-audit.js';
 import { contextCases } from '../../test/support/http/envelope-context.js';
 import { premisCases } from '../../test/support/http/envelope-premis.js';
 import { searchIndexCases } from '../../test/support/http/envelope-search-index.js';
@@ -35,6 +36,7 @@ const CASES: Record<string, RouteCases> = {
   ...searchCases(current),
   ...searchIndexCases(current),
   ...premisCases(current),
+  ...auditCases(),
 };
 
 let t: TestApp;
