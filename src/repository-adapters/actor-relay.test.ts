@@ -62,7 +62,12 @@ describe('the actor relay', () => {
     const someone = actor();
     await runAs(someone, () =>
       // A caller's own relay header is never sent on.
-      client.send({ method: 'PATCH', uri: 'http://127.0.0.1:9/rest/a', headers: { [ACTOR_RELAY_HEADER]: 'x' }, body: '' }),
+      client.send({
+        method: 'PATCH',
+        uri: 'http://127.0.0.1:9/rest/a',
+        headers: { [ACTOR_RELAY_HEADER]: 'x' },
+        body: '',
+      }),
     );
     expect(app.redeemed).toEqual([someone]);
     expect(relay.size).toBe(0);
@@ -73,7 +78,9 @@ describe('the actor relay', () => {
 
     const failing = fakeApp(relay, 9, true);
     local.attach(failing.target);
-    await expect(runAs(actor(), () => client.send({ method: 'GET', uri: 'http://127.0.0.1:9/rest/a' }))).rejects.toThrow();
+    await expect(
+      runAs(actor(), () => client.send({ method: 'GET', uri: 'http://127.0.0.1:9/rest/a' })),
+    ).rejects.toThrow();
     expect(failing.redeemed).toHaveLength(1);
     expect(failing.redeemed[0]?.username).toBe('curator');
     expect(relay.size).toBe(0);
@@ -97,8 +104,13 @@ describe('the actor relay', () => {
     // The same server reached as another origin (not one this process listens on): no token.
     const other = new InProcessRepository({ publicUrl: 'http://0.0.0.0:0', mount: '/rest/', relay });
     other.attach(fakeApp(relay, port + 1).target);
-    const elsewhere = new RepositoryHttpClient({ rootUri: `http://127.0.0.1:${port}/rest/` }, { local: other });
-    await runAs(actor(), () => elsewhere.send({ method: 'POST', uri: `http://127.0.0.1:${port}/rest/`, body: upload() }));
+    const elsewhere = new RepositoryHttpClient(
+      { rootUri: `http://127.0.0.1:${port}/rest/` },
+      { local: other },
+    );
+    await runAs(actor(), () =>
+      elsewhere.send({ method: 'POST', uri: `http://127.0.0.1:${port}/rest/`, body: upload() }),
+    );
     expect(arrived.at(-1)?.header).toBeUndefined();
     expect(relay.size).toBe(0);
   });
