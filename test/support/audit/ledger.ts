@@ -26,14 +26,20 @@ export interface LedgerReader {
  * A test app whose database a second connection can open: on SQLite a file in a temporary directory
  * (an in-memory database is private to its connection), on PostgreSQL the app's own schema.
  */
-export async function buildLedgerApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  if (testDialect !== 'sqlite' || overrides.database !== undefined) return buildTestApp(overrides);
+export async function buildLedgerApp(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof buildTestApp>[1] = {},
+): Promise<TestApp> {
+  if (testDialect !== 'sqlite' || overrides.database !== undefined) return buildTestApp(overrides, options);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-ledger-'));
-  const app = await buildTestApp({
-    dataDir: dir,
-    database: { kind: 'sqlite', file: path.join(dir, 'scriptorium.db') },
-    ...overrides,
-  });
+  const app = await buildTestApp(
+    {
+      dataDir: dir,
+      database: { kind: 'sqlite', file: path.join(dir, 'scriptorium.db') },
+      ...overrides,
+    },
+    options,
+  );
   return {
     ...app,
     close: async () => {
