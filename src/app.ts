@@ -121,21 +121,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Hands the actor of a write through a view to this process's own /rest (audit-actor.ts).
   const relay = new ActorRelay();
 
-  const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db));
-  const operatorStore = new OperatorStore(db);
+  const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db, audit));
+  const operatorStore = new OperatorStore(db, audit);
   const operators = new OperatorService(operatorStore);
-  const viewStore = new RepositoryViewStore(db);
+  const viewStore = new RepositoryViewStore(db, audit);
   const schemas = new SchemaService(
-    new SchemaStore(db),
+    new SchemaStore(db, audit),
     (schemaId) => viewStore.namesUsingSchema(schemaId),
     new PropertyLookup(new VocabularyFetcher({ allowedHosts: config.vocabularyFetchAllowedHosts })),
     events.bus,
   );
-  const userStore = new UserStore(db);
-  const auth = new AuthService(userStore, new SessionStore(db), new LoginAttemptStore(db), {
-    ...DEFAULT_AUTH_SETTINGS,
-    tokenTtlMs: config.tokenTtlMinutes * 60_000,
-  });
+  const userStore = new UserStore(db, audit);
+  const auth = new AuthService(
+    userStore,
+    new SessionStore(db),
+    new LoginAttemptStore(db),
+    { ...DEFAULT_AUTH_SETTINGS, tokenTtlMs: config.tokenTtlMinutes * 60_000 },
+    Date.now,
+    audit,
+  );
   const users = new UserService(userStore, (userId) => auth.revokeAll(userId), events.bus);
   const tickets = new EventTicketStore(db);
   // GET /events also takes a one-time ticket (browsers' EventSource sends no headers).

@@ -1,3 +1,4 @@
+import { entryOf, NO_AUDIT, type AuditLog } from '../audit/audit-log.js';
 import type { Principal } from './roles.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import type { CheckedBody } from '../shared/body-check.js';
@@ -45,6 +46,8 @@ export class AuthService {
     private readonly attempts: LoginAttemptStore,
     private readonly settings: AuthSettings,
     private readonly now: () => number = Date.now,
+    /** Where failed sign-ins are recorded (DECISIONS.md §14). */
+    private readonly audit: AuditLog = NO_AUDIT,
   ) {
     // Compute the decoy hash now, so the first unknown-user sign-in is not slower than the rest.
     void decoyHash();
@@ -64,6 +67,7 @@ export class AuthService {
     if (wait > 0) {
       // Refused before any check: not a guess, so not kept (a flood adds no rows).
       await this.attempts.remove(id);
+      await this.recordFailure(name, 'locked out');
       throw loginRefused(`${LOGIN_THROTTLED}; try again in ${describeWait(wait)}`);
     }
 
@@ -78,13 +82,25 @@ export class AuthService {
       if (error instanceof PasswordHashingBusyError) await this.attempts.remove(id);
       throw error;
     }
-    if (found === undefined || !valid) throw loginRefused(LOGIN_FAILED);
+    if (found === undefined || !valid) {
+      // Both reasons cost the same one insert, so the answer's timing tells them apart no better than before.
+      await this.recordFailure(name, found === undefined ? 'unknown username' : 'wrong password');
+      throw loginRefused(LOGIN_FAILED);
+    }
 
     // Only this address's record: a success here must not lift a guesser's lock-out elsewhere.
     await this.attempts.clear(name, address);
     // Housekeeping on the rare, legitimate path.
     await this.sessions.deleteExpired(now);
     return this.issue(found.user.id, now);
+  }
+
+  /**
+   * One `auth.login` event, outcome FAILURE, for the name tried and the request (its actor); never the
+   * password. A success is not recorded, nor a refusal before any check (rate limits, a busy hasher).
+   */
+  private async recordFailure(username: string, reason: string): Promise<void> {
+    await this.audit.append([entryOf('auth.login', { reason }, { username, outcome: 'FAILURE' })]);
   }
 
   /** Forgets attempts older than the window; run on a timer (auth/attempt-purge.ts). */

@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Role } from '../auth/roles.js';
+import { newActor, runAs } from '../audit/audit-actor.js';
 import { accessHook, type Authorizer, type Freshness } from './access.js';
 import { capConnections, connectionOptions } from './connection-limits.js';
 import { registerErrorHandling } from './error-handler.js';
@@ -112,6 +113,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       accessHook(options.authorizer, access, options.freshness),
       ...hooksOf(route.preValidation),
     ];
+    // The last hook before the handler: the handler, and everything it awaits, runs as the request's actor.
+    route.preHandler = [...hooksOf(route.preHandler), runAsCaller];
     for (const method of methods) routeTable.push({ method, url: route.url, access });
   });
 
@@ -157,6 +160,15 @@ function refuseMalformedParameters(
 ) {
   const failure = request.validationError;
   done(failure === undefined || failure instanceof BodyValidationError ? undefined : failure);
+}
+
+/**
+ * Runs the rest of the request as its actor for the ledger (audit/audit-actor.ts): the signed-in user
+ * (known since the access hook) and the request id. The callback form, so the handler is called inside
+ * it; nothing is read or written, so it costs one small object per request.
+ */
+function runAsCaller(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+  runAs(newActor({ username: request.principal?.username ?? null, requestId: request.id }), done);
 }
 
 /** A route's own hooks of one kind, as a list. */

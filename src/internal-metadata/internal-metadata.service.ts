@@ -1,3 +1,4 @@
+import { ConfigRecorder } from '../audit/config-change.js';
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
@@ -58,7 +59,7 @@ export class InternalMetadataService {
     }
     if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
     try {
-      return await this.store.insert(input);
+      return await this.store.insert(input, RECORD.created());
     } catch (error) {
       throw uniqueFieldRace(error, 'CREATE', input.field);
     }
@@ -81,7 +82,7 @@ export class InternalMetadataService {
     }
     let updated: InternalMetadata | undefined;
     try {
-      updated = await this.store.update({ id: existing.id, ...input });
+      updated = await this.store.update({ id: existing.id, ...input }, RECORD.updated(existing));
     } catch (error) {
       throw uniqueFieldRace(error, 'UPDATE', input.field);
     }
@@ -92,7 +93,8 @@ export class InternalMetadataService {
   /** Only the id is needed (DECISIONS.md §3); the other properties of the body are ignored. */
   async delete(body: CheckedBody<{ id?: number | null }>): Promise<void> {
     const id = deleteId(body, ENTITY);
-    if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
+    if (!(await this.store.delete(id, RECORD.deleted())))
+      throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
   }
 
   /** Ids are assigned by the service: an existing id is reported as taken, any other as not ours to set. */
@@ -100,6 +102,13 @@ export class InternalMetadataService {
     return (await this.store.findById(id)) === undefined ? msg.idOnCreate(entity) : msg.idExists(entity, id);
   }
 }
+
+/** What the ledger says of a change (DECISIONS.md §14): the row's fields, named by its gloss. */
+const RECORD = new ConfigRecorder<InternalMetadata>(
+  'internal-metadata',
+  (item) => ({ id: item.id, name: item.gloss }),
+  (item) => ({ gloss: item.gloss, field: item.field, required: item.required }),
+);
 
 /** The fields to store, when the body passed its schema; `required` null or missing means false. */
 function inputOf(body: Body): InternalMetadataInput | undefined {

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { NO_AUDIT, type AuditLog } from '../audit/audit-log.js';
+import { writeRecorded, type Describe } from '../audit/config-change.js';
 import type { Database } from '../db/database.js';
 import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import { PreparedQuery } from '../db/prepared-query.js';
@@ -15,7 +17,11 @@ export class InternalMetadataStore {
   private readonly requiredKept: VersionedCache<'required', readonly string[]>;
   private readonly required;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Where each change is recorded, in the change's own transaction (`describe` says what it was). */
+    private readonly audit: AuditLog = NO_AUDIT,
+  ) {
     this.listed = new VersionedCache(dataVersionOf(db));
     this.requiredKept = new VersionedCache(dataVersionOf(db));
     this.required = PreparedQuery.of(db, {}, () =>
@@ -72,30 +78,62 @@ export class InternalMetadataStore {
     return row === undefined ? undefined : toDomain(row);
   }
 
-  async insert(input: InternalMetadataInput): Promise<InternalMetadata> {
-    const row = await this.db
-      .insertInto('internal_metadata')
-      .values({ gloss: input.gloss, field: input.field, required: input.required ? 1 : 0 })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toDomain(row);
+  async insert(
+    input: InternalMetadataInput,
+    describe?: Describe<InternalMetadata>,
+  ): Promise<InternalMetadata> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) =>
+        toDomain(
+          await trx
+            .insertInto('internal_metadata')
+            .values({ gloss: input.gloss, field: input.field, required: input.required ? 1 : 0 })
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        ),
+      describe,
+    );
   }
 
   /** Returns undefined when the row no longer exists. */
-  async update(item: InternalMetadata): Promise<InternalMetadata | undefined> {
-    const row = await this.db
-      .updateTable('internal_metadata')
-      .set({ gloss: item.gloss, field: item.field, required: item.required ? 1 : 0 })
-      .where('id', '=', item.id)
-      .returningAll()
-      .executeTakeFirst();
-    return row === undefined ? undefined : toDomain(row);
+  async update(
+    item: InternalMetadata,
+    describe?: Describe<InternalMetadata | undefined>,
+  ): Promise<InternalMetadata | undefined> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const row = await trx
+          .updateTable('internal_metadata')
+          .set({ gloss: item.gloss, field: item.field, required: item.required ? 1 : 0 })
+          .where('id', '=', item.id)
+          .returningAll()
+          .executeTakeFirst();
+        return row === undefined ? undefined : toDomain(row);
+      },
+      describe,
+    );
   }
 
-  /** Returns whether a row was deleted. */
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('internal_metadata').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  /** Returns whether a row was deleted; `describe` gets the row deleted (undefined: none was). */
+  async delete(id: number, describe?: Describe<InternalMetadata | undefined>): Promise<boolean> {
+    const deleted = await writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const row = await trx
+          .deleteFrom('internal_metadata')
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        return row === undefined ? undefined : toDomain(row);
+      },
+      describe,
+    );
+    return deleted !== undefined;
   }
 }
 

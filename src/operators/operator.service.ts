@@ -1,10 +1,11 @@
+import { ConfigRecorder } from '../audit/config-change.js';
 import { isUniqueViolation } from '../db/sql-errors.js';
 import { deleteId, idOf, type CheckedBody } from '../shared/body-check.js';
 import { businessInvalid as invalid, businessMessages as msg } from '../shared/business-messages.js';
 import { sortByText } from '../shared/compare.js';
 import { ValidationFailedError } from '../shared/errors.js';
 import type { BusinessOperation } from '../shared/validation.js';
-import { entityOf, isOperatorTypeName, OPERATOR_TYPES, type Operator } from './operator.js';
+import { entityOf, isOperatorTypeName, OPERATOR_TYPES, toOperatorJson, type Operator } from './operator.js';
 import { parseOperator } from './operator.parse.js';
 import type { OperatorBody, OperatorDeleteBody } from './operator.schema.js';
 import type { OperatorStore } from './operator.store.js';
@@ -43,7 +44,7 @@ export class OperatorService {
     }
     if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
     try {
-      return await this.store.insert(input);
+      return await this.store.insert(input, RECORD.created());
     } catch (error) {
       throw nameRace(error, 'CREATE', entity, input.name);
     }
@@ -74,7 +75,7 @@ export class OperatorService {
     }
     let updated: Operator | undefined;
     try {
-      updated = await this.store.update({ ...input, id: existing.id });
+      updated = await this.store.update({ ...input, id: existing.id }, RECORD.updated(existing));
     } catch (error) {
       throw nameRace(error, 'UPDATE', entity, input.name);
     }
@@ -86,7 +87,8 @@ export class OperatorService {
   async delete(body: CheckedBody<OperatorDeleteBody>): Promise<void> {
     const entity = entityFor(body);
     const id = deleteId(body, entity);
-    if (!(await this.store.delete(id))) throw invalid('DELETE', msg.doesNotExist(entity, id));
+    if (!(await this.store.delete(id, RECORD.deleted())))
+      throw invalid('DELETE', msg.doesNotExist(entity, id));
   }
 
   /** Ids are assigned by the service: an existing id is reported as taken, any other as not ours to set. */
@@ -94,6 +96,13 @@ export class OperatorService {
     return (await this.store.findById(id)) === undefined ? msg.idOnCreate(entity) : msg.idExists(entity, id);
   }
 }
+
+/** What the ledger says of a change (DECISIONS.md §14): the operator as the API shows it, but its id. */
+const RECORD = new ConfigRecorder<Operator>(
+  'operator',
+  (operator) => ({ id: operator.id, name: operator.name }),
+  (operator) => ({ ...toOperatorJson(operator), id: undefined }),
+);
 
 /** Messages name the request's entity (`RegexReplaceOp with id 9 does not exist`), else `Operator`. */
 function entityFor(body: CheckedBody<OperatorDeleteBody>): string {

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { NO_AUDIT, type AuditLog } from '../audit/audit-log.js';
+import { writeRecorded, type Describe } from '../audit/config-change.js';
 import type { Database } from '../db/database.js';
 import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import { isOperatorTypeName, type NewOperator, type Operator } from './operator.js';
@@ -26,7 +28,11 @@ export class OperatorStore {
   /** The whole table, read on every `GET /operators`: kept while nothing changed. */
   private readonly listed: VersionedCache<'all', readonly Operator[]>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Where each change is recorded, in the change's own transaction (`describe` says what it was). */
+    private readonly audit: AuditLog = NO_AUDIT,
+  ) {
     this.byIds = new VersionedCache(dataVersionOf(db), KEPT_ID_LISTS);
     this.ordered = new VersionedCache(dataVersionOf(db), KEPT_ID_LISTS);
     this.listed = new VersionedCache(dataVersionOf(db));
@@ -99,30 +105,53 @@ export class OperatorStore {
     return row === undefined ? undefined : toDomain(row);
   }
 
-  async insert(operator: NewOperator): Promise<Operator> {
-    const row = await this.db
-      .insertInto('operators')
-      .values(toColumns(operator))
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toDomain(row);
+  async insert(operator: NewOperator, describe?: Describe<Operator>): Promise<Operator> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) =>
+        toDomain(
+          await trx
+            .insertInto('operators')
+            .values(toColumns(operator))
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        ),
+      describe,
+    );
   }
 
   /** Replaces the whole operator (type unchanged, checked by the service); undefined when gone. */
-  async update(operator: Operator): Promise<Operator | undefined> {
-    const row = await this.db
-      .updateTable('operators')
-      .set(toColumns(operator))
-      .where('id', '=', operator.id)
-      .where('type', '=', operator.type)
-      .returningAll()
-      .executeTakeFirst();
-    return row === undefined ? undefined : toDomain(row);
+  async update(operator: Operator, describe?: Describe<Operator | undefined>): Promise<Operator | undefined> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const row = await trx
+          .updateTable('operators')
+          .set(toColumns(operator))
+          .where('id', '=', operator.id)
+          .where('type', '=', operator.type)
+          .returningAll()
+          .executeTakeFirst();
+        return row === undefined ? undefined : toDomain(row);
+      },
+      describe,
+    );
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('operators').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  /** Whether a row was deleted; `describe` gets the operator deleted (undefined: none was). */
+  async delete(id: number, describe?: Describe<Operator | undefined>): Promise<boolean> {
+    const deleted = await writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const row = await trx.deleteFrom('operators').where('id', '=', id).returningAll().executeTakeFirst();
+        return row === undefined ? undefined : toDomain(row);
+      },
+      describe,
+    );
+    return deleted !== undefined;
   }
 }
 

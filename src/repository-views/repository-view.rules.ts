@@ -1,8 +1,9 @@
 import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
 import type { CheckedBody } from '../shared/body-check.js';
 import type { FedoraDialect } from '../shared/fedora-dialect.js';
-import type { PasswordChange } from './repository-view.js';
+import type { PasswordChange, RepositoryView } from './repository-view.js';
 import type { VerificationBody } from './repository-view.schema.js';
+import type { RepositoryViewRecord } from './repository-view.store.js';
 
 /** A view's input once its body passed repository-view.schema.ts and the checks a schema cannot make. */
 export interface RepositoryViewInput {
@@ -82,4 +83,28 @@ export function parseRepositoryView(
 /** The distinct ids of a reference list, in order; null or absent means unchanged. */
 function idsOf(list: readonly { id: number }[] | null | undefined): number[] | undefined {
   return list === null || list === undefined ? undefined : [...new Set(list.map((item) => item.id))];
+}
+
+/**
+ * What the store keeps. `dialect` absent on PUT keeps the stored one (as `schemas` and `curators` do: a
+ * client that predates the field cannot unpin it); only a FEDORA view has one.
+ */
+export function record(
+  input: RepositoryViewInput,
+  existing: RepositoryView | undefined,
+): RepositoryViewRecord {
+  return {
+    type: input.type,
+    name: input.name,
+    rootUri: input.rootUri,
+    username: input.username,
+    schemaIds: input.schemaIds ?? existing?.schemaIds ?? [],
+    curatorIds: input.curatorIds ?? existing?.curatorIds ?? [],
+    dialect:
+      input.type !== 'FEDORA'
+        ? null
+        : input.dialect === undefined
+          ? (existing?.dialect ?? null)
+          : input.dialect,
+  };
 }

@@ -14,10 +14,11 @@ import { repositoryViewEvent } from '../events/change-events.js';
 import { NO_EVENTS, type EventAction, type EventBus } from '../events/event-bus.js';
 import { toUserJson, type User } from '../users/user.js';
 import type { PasswordCipher } from './password-cipher.js';
+import { viewCreated, viewDeleted, viewUpdated } from './repository-view.audit.js';
 import { ENTITY, type RepositoryView } from './repository-view.js';
-import { parseRepositoryView, type RepositoryViewInput } from './repository-view.rules.js';
+import { parseRepositoryView, record, type RepositoryViewInput } from './repository-view.rules.js';
 import type { RepositoryViewBody, VerificationBody } from './repository-view.schema.js';
-import type { PasswordColumn, RepositoryViewRecord, RepositoryViewStore } from './repository-view.store.js';
+import type { PasswordColumn, RepositoryViewStore } from './repository-view.store.js';
 
 type Body = CheckedBody<RepositoryViewBody>;
 
@@ -95,7 +96,8 @@ export class RepositoryViewService {
     const password = input.password.kind === 'set' ? this.cipher.encrypt(input.password.value) : null;
     let created: RepositoryView;
     try {
-      created = await this.store.insert(record(input, undefined), password);
+      const describe = await viewCreated(this.deps, password !== null);
+      created = await this.store.insert(record(input, undefined), password, describe);
     } catch (error) {
       throw nameRace(error, 'CREATE', input.name);
     }
@@ -150,7 +152,8 @@ export class RepositoryViewService {
       (password === undefined || (password === null && !existing.hasPassword));
     let updated: RepositoryView | undefined;
     try {
-      updated = await this.store.update(existing.id, next, password, keepDetected);
+      const describe = await viewUpdated(this.deps, existing, password);
+      updated = await this.store.update(existing.id, next, password, keepDetected, describe);
     } catch (error) {
       throw nameRace(error, 'UPDATE', input.name);
     }
@@ -165,7 +168,7 @@ export class RepositoryViewService {
     const id = deleteId(body, ENTITY);
     // Read first: its curators hear of the deletion.
     const existing = await this.store.findById(id);
-    if (existing === undefined || !(await this.store.delete(id)))
+    if (existing === undefined || !(await this.store.delete(id, viewDeleted(existing))))
       throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
     await this.announce('DELETE', existing);
   }
@@ -360,27 +363,6 @@ export class RepositoryViewService {
       );
     }
   }
-}
-
-/**
- * What the store keeps. `dialect` absent on PUT keeps the stored one (as `schemas` and `curators` do: a
- * client that predates the field cannot unpin it); only a FEDORA view has one.
- */
-function record(input: RepositoryViewInput, existing: RepositoryView | undefined): RepositoryViewRecord {
-  return {
-    type: input.type,
-    name: input.name,
-    rootUri: input.rootUri,
-    username: input.username,
-    schemaIds: input.schemaIds ?? existing?.schemaIds ?? [],
-    curatorIds: input.curatorIds ?? existing?.curatorIds ?? [],
-    dialect:
-      input.type !== 'FEDORA'
-        ? null
-        : input.dialect === undefined
-          ? (existing?.dialect ?? null)
-          : input.dialect,
-  };
 }
 
 function sameIds(a: readonly number[], b: readonly number[]): boolean {

@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import { NO_AUDIT, type AuditLog } from '../audit/audit-log.js';
+import { writeRecorded, type Describe } from '../audit/config-change.js';
 import type { Database } from '../db/database.js';
 import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import type { RepositoryKind } from '../repository-adapters/repository-adapter.js';
@@ -20,6 +22,9 @@ export interface RepositoryViewRecord {
   curatorIds: readonly number[];
   dialect: FedoraDialect | null;
 }
+
+/** A view as one write stored it (what the ledger records of it). */
+export type StoredRecord = RepositoryViewRecord & { readonly id: number };
 
 /** The configuration a dialect was detected for: it is stored only while the view still has it. */
 export interface DetectedConfiguration {
@@ -50,7 +55,11 @@ export class RepositoryViewStore {
    */
   private readonly byId: VersionedCache<number, StoredView>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Where each change is recorded, in the change's own transaction (`describe` says what it was). */
+    private readonly audit: AuditLog = NO_AUDIT,
+  ) {
     this.byId = new VersionedCache(dataVersionOf(db), KEPT_VIEWS);
   }
 
@@ -108,24 +117,33 @@ export class RepositoryViewStore {
     return rows.map((row) => row.name);
   }
 
-  async insert(record: RepositoryViewRecord, passwordEncrypted: string | null): Promise<RepositoryView> {
-    const id = await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('repository_views')
-        .values({
-          type: record.type,
-          name: record.name,
-          root_uri: record.rootUri,
-          username: record.username,
-          password_encrypted: passwordEncrypted,
-          dialect: record.dialect,
-          detected_dialect: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await replaceLinks(trx, row.id, record.schemaIds, record.curatorIds);
-      return row.id;
-    });
+  async insert(
+    record: RepositoryViewRecord,
+    passwordEncrypted: string | null,
+    describe?: Describe<StoredRecord>,
+  ): Promise<RepositoryView> {
+    const { id } = await writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const row = await trx
+          .insertInto('repository_views')
+          .values({
+            type: record.type,
+            name: record.name,
+            root_uri: record.rootUri,
+            username: record.username,
+            password_encrypted: passwordEncrypted,
+            dialect: record.dialect,
+            detected_dialect: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await replaceLinks(trx, row.id, record.schemaIds, record.curatorIds);
+        return { ...record, id: row.id };
+      },
+      describe,
+    );
     const created = await this.findById(id);
     if (created === undefined) throw new Error(`repository view ${id} vanished after insert`);
     return created;
@@ -140,26 +158,32 @@ export class RepositoryViewStore {
     record: RepositoryViewRecord,
     password: PasswordColumn,
     keepDetected: boolean,
+    describe?: Describe<StoredRecord | undefined>,
   ): Promise<RepositoryView | undefined> {
-    const updated = await this.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('repository_views')
-        .set({
-          type: record.type,
-          name: record.name,
-          root_uri: record.rootUri,
-          username: record.username,
-          ...(password === undefined ? {} : { password_encrypted: password }),
-          dialect: record.dialect,
-          ...(keepDetected ? {} : { detected_dialect: null }),
-        })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return false;
-      await replaceLinks(trx, id, record.schemaIds, record.curatorIds);
-      return true;
-    });
-    return updated ? this.findById(id) : undefined;
+    const updated = await writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const result = await trx
+          .updateTable('repository_views')
+          .set({
+            type: record.type,
+            name: record.name,
+            root_uri: record.rootUri,
+            username: record.username,
+            ...(password === undefined ? {} : { password_encrypted: password }),
+            dialect: record.dialect,
+            ...(keepDetected ? {} : { detected_dialect: null }),
+          })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) return undefined;
+        await replaceLinks(trx, id, record.schemaIds, record.curatorIds);
+        return { ...record, id };
+      },
+      describe,
+    );
+    return updated === undefined ? undefined : this.findById(id);
   }
 
   /**
@@ -194,9 +218,17 @@ export class RepositoryViewStore {
     return result.numUpdatedRows > 0n;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('repository_views').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  /** Whether a row was deleted; `describe` is told that too. */
+  async delete(id: number, describe?: Describe<boolean>): Promise<boolean> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const result = await trx.deleteFrom('repository_views').where('id', '=', id).executeTakeFirst();
+        return result.numDeletedRows > 0n;
+      },
+      describe,
+    );
   }
 
   /**

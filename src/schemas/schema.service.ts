@@ -1,3 +1,4 @@
+import { ConfigRecorder } from '../audit/config-change.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/sql-errors.js';
 import { schemaEvent } from '../events/change-events.js';
 import { NO_EVENTS, type EventBus } from '../events/event-bus.js';
@@ -64,7 +65,7 @@ export class SchemaService {
     if (input === undefined || !collector.isValid) throw new ValidationFailedError(collector.results());
     let created: Schema;
     try {
-      created = await this.store.insert(input);
+      created = await this.store.insert(input, RECORD.created());
     } catch (error) {
       throw abbreviationRace(error, 'CREATE', input.abbreviation);
     }
@@ -91,7 +92,7 @@ export class SchemaService {
     }
     let updated: Schema | undefined;
     try {
-      updated = await this.store.update({ id: existing.id, ...input });
+      updated = await this.store.update({ id: existing.id, ...input }, RECORD.updated(existing));
     } catch (error) {
       throw abbreviationRace(error, 'UPDATE', input.abbreviation);
     }
@@ -109,7 +110,7 @@ export class SchemaService {
     await this.refuseWhenInUse(id);
     let deleted: boolean;
     try {
-      deleted = await this.store.delete(id);
+      deleted = await this.store.delete(id, RECORD.deleted());
     } catch (error) {
       // A view took the schema after the check above; the database's foreign key refused the delete.
       if (isForeignKeyViolation(error)) await this.refuseWhenInUse(id);
@@ -143,6 +144,18 @@ export class SchemaService {
     return (await this.store.findById(id)) === undefined ? msg.idOnCreate(ENTITY) : msg.idExists(ENTITY, id);
   }
 }
+
+/** What the ledger says of a change (DECISIONS.md §14): the schema's fields, its properties included. */
+const RECORD = new ConfigRecorder<Schema>(
+  'schema',
+  (schema) => ({ id: schema.id, name: schema.name }),
+  (schema) => ({
+    name: schema.name,
+    abbreviation: schema.abbreviation,
+    namespace: schema.namespace,
+    properties: schema.properties.map((property) => ({ uri: property.uri, label: property.label })),
+  }),
+);
 
 function abbreviationTaken(abbreviation: string): string {
   return msg.valueExists(ENTITY, 'abbreviation', abbreviation);

@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import { NO_AUDIT, type AuditLog } from '../audit/audit-log.js';
+import { writeRecorded, type Describe } from '../audit/config-change.js';
 import type { Database } from '../db/database.js';
 import { dataVersionOf, VersionedCache } from '../db/data-version.js';
 import type { Property, Schema, SchemaInput } from './schema.js';
@@ -18,7 +20,11 @@ export class SchemaStore {
    */
   private readonly listed: VersionedCache<'all', readonly Schema[]>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Where each change is recorded, in the change's own transaction (`describe` says what it was). */
+    private readonly audit: AuditLog = NO_AUDIT,
+  ) {
     this.listed = new VersionedCache(dataVersionOf(db));
   }
 
@@ -67,41 +73,60 @@ export class SchemaStore {
     return row?.id;
   }
 
-  async insert(input: SchemaInput): Promise<Schema> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('schemas')
-        .values({ name: input.name, abbreviation: input.abbreviation, namespace: input.namespace })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await insertProperties(trx, row.id, input.properties);
-      return toDomain(row, [...input.properties]);
-    });
+  async insert(input: SchemaInput, describe?: Describe<Schema>): Promise<Schema> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const row = await trx
+          .insertInto('schemas')
+          .values({ name: input.name, abbreviation: input.abbreviation, namespace: input.namespace })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await insertProperties(trx, row.id, input.properties);
+        return toDomain(row, [...input.properties]);
+      },
+      describe,
+    );
   }
 
   /** Replaces the schema and its whole property list; undefined when the row no longer exists. */
-  async update(schema: Schema): Promise<Schema | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('schemas')
-        .set({ name: schema.name, abbreviation: schema.abbreviation, namespace: schema.namespace })
-        .where('id', '=', schema.id)
-        .returningAll()
-        .executeTakeFirst();
-      if (row === undefined) return undefined;
-      await trx.deleteFrom('schema_properties').where('schema_id', '=', schema.id).execute();
-      await insertProperties(trx, schema.id, schema.properties);
-      return toDomain(row, [...schema.properties]);
-    });
+  async update(schema: Schema, describe?: Describe<Schema | undefined>): Promise<Schema | undefined> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const row = await trx
+          .updateTable('schemas')
+          .set({ name: schema.name, abbreviation: schema.abbreviation, namespace: schema.namespace })
+          .where('id', '=', schema.id)
+          .returningAll()
+          .executeTakeFirst();
+        if (row === undefined) return undefined;
+        await trx.deleteFrom('schema_properties').where('schema_id', '=', schema.id).execute();
+        await insertProperties(trx, schema.id, schema.properties);
+        return toDomain(row, [...schema.properties]);
+      },
+      describe,
+    );
   }
 
-  /** Returns whether a row was deleted; its properties go with it (ON DELETE CASCADE). */
-  async delete(id: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('schema_properties').where('schema_id', '=', id).execute();
-      const result = await trx.deleteFrom('schemas').where('id', '=', id).executeTakeFirst();
-      return result.numDeletedRows > 0n;
-    });
+  /**
+   * Returns whether a row was deleted, its properties with it; `describe` gets the schema deleted
+   * (without its properties; undefined: none was).
+   */
+  async delete(id: number, describe?: Describe<Schema | undefined>): Promise<boolean> {
+    const deleted = await writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        await trx.deleteFrom('schema_properties').where('schema_id', '=', id).execute();
+        const row = await trx.deleteFrom('schemas').where('id', '=', id).returningAll().executeTakeFirst();
+        return row === undefined ? undefined : toDomain(row, []);
+      },
+      describe,
+    );
+    return deleted !== undefined;
   }
 
   private async propertiesOf(db: Kysely<Database>, schemaId: number): Promise<Property[]> {

@@ -1,3 +1,4 @@
+import { CHANGED, ConfigRecorder, configEntry } from '../audit/config-change.js';
 import { isUniqueViolation } from '../db/sql-errors.js';
 import type { Principal } from '../auth/roles.js';
 import { userEvent } from '../events/change-events.js';
@@ -53,12 +54,10 @@ export class UserService {
     const { password, role } = value;
     let created: User;
     try {
-      created = await this.store.insert({
-        username,
-        passwordHash: await hashPassword(password),
-        role,
-        ...profile,
-      });
+      created = await this.store.insert(
+        { username, passwordHash: await hashPassword(password), role, ...profile },
+        RECORD.created(),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw invalid('CREATE', msg.valueExists(ENTITY, 'username', username));
       throw error;
@@ -117,7 +116,11 @@ export class UserService {
     try {
       // The check above reports the common case with the other messages; this write repeats it
       // atomically, so two concurrent demotions cannot leave the service without an administrator.
-      updated = await this.store.updateKeepingAnAdmin({ id: existing.id, username, role, ...profile });
+      const record = RECORD.updated(existing);
+      updated = await this.store.updateKeepingAnAdmin(
+        { id: existing.id, username, role, ...profile },
+        (written) => (written === 'last-admin' ? [] : record(written)),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw invalid('UPDATE', msg.valueExists(ENTITY, 'username', username));
       throw error;
@@ -136,7 +139,9 @@ export class UserService {
     const existing = await this.store.findById(id);
     if (existing === undefined) throw invalid('DELETE', msg.doesNotExist(ENTITY, id));
     if (existing.id === caller.userId) throw invalid('DELETE', 'Users cannot delete themselves');
-    const outcome = await this.store.deleteKeepingAnAdmin(existing.id);
+    const outcome = await this.store.deleteKeepingAnAdmin(existing.id, (result) =>
+      result === 'deleted' ? RECORD.deleted()(existing) : [],
+    );
     if (outcome === 'last-admin') throw invalid('DELETE', 'The last administrator cannot be deleted');
     if (outcome === 'missing') throw invalid('DELETE', msg.doesNotExist(ENTITY, existing.id));
     this.events.publish(userEvent('DELETE', { id: existing.id }));
@@ -151,11 +156,25 @@ export class UserService {
     if (found === undefined || !(await verifyPassword(current, found.passwordHash))) {
       throw invalid('UPDATE', 'The current password is wrong');
     }
-    await this.store.setPasswordHash(found.user.id, await hashPassword(next));
+    // The ledger says that it changed, never what to (nor the hash).
+    await this.store.setPasswordHash(found.user.id, await hashPassword(next), (written) =>
+      written ? [configEntry('user.password', subjectOf(found.user), { password: CHANGED })] : [],
+    );
     await this.revokeSessions(found.user.id);
     this.events.publish(userEvent('UPDATE', found.user, 'Password changed'));
   }
 }
+
+const subjectOf = (user: User) => ({ id: user.id, name: user.username });
+
+/** What the ledger says of a change (DECISIONS.md §14): the user's fields, never the password or its hash. */
+const RECORD = new ConfigRecorder<User>('user', subjectOf, (user) => ({
+  username: user.username,
+  role: user.role,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  email: user.email,
+}));
 
 function optionalUsername(username: string | null | undefined): string | undefined {
   return username === undefined || username === null ? undefined : normalizeUsername(username);

@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import { NO_AUDIT, type AuditLog } from '../audit/audit-log.js';
+import { writeRecorded, type Describe } from '../audit/config-change.js';
 import type { Database } from '../db/database.js';
 import { isRole, type Role } from '../auth/roles.js';
 import type { User } from './user.js';
@@ -15,7 +17,11 @@ export interface NewUser {
 
 /** SQL access to users. Only `findCredentials` ever reads the password hash. */
 export class UserStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Where each change is recorded, in the change's own transaction (`describe` says what it was). */
+    private readonly audit: AuditLog = NO_AUDIT,
+  ) {}
 
   async list(): Promise<User[]> {
     return (await this.db.selectFrom('users').selectAll().execute()).map(toDomain);
@@ -54,20 +60,27 @@ export class UserStore {
     return row === undefined ? undefined : { user: toDomain(row), passwordHash: row.password_hash };
   }
 
-  async insert(user: NewUser): Promise<User> {
-    const row = await this.db
-      .insertInto('users')
-      .values({
-        username: user.username,
-        password_hash: user.passwordHash,
-        role: user.role,
-        first_name: user.firstName,
-        last_name: user.lastName,
-        email: user.email,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toDomain(row);
+  async insert(user: NewUser, describe?: Describe<User>): Promise<User> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) =>
+        toDomain(
+          await trx
+            .insertInto('users')
+            .values({
+              username: user.username,
+              password_hash: user.passwordHash,
+              role: user.role,
+              first_name: user.firstName,
+              last_name: user.lastName,
+              email: user.email,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        ),
+      describe,
+    );
   }
 
   /**
@@ -76,43 +89,72 @@ export class UserStore {
    * are serialised on PostgreSQL as on SQLite and the second sees the first. A user demoted to
    * ROLE_USER cannot curate, so they leave every view's curators in the same transaction.
    */
-  async updateKeepingAnAdmin(user: User): Promise<User | 'last-admin' | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const current = await claimAdminsAndRead(trx, user.id);
-      if (current === undefined) return undefined;
-      if (current.role === 'ROLE_ADMIN' && user.role !== 'ROLE_ADMIN' && current.admins <= 1)
-        return 'last-admin';
-      const row = await trx
-        .updateTable('users')
-        .set({
-          username: user.username,
-          role: user.role,
-          first_name: user.firstName,
-          last_name: user.lastName,
-          email: user.email,
-        })
-        .where('id', '=', user.id)
-        .returningAll()
-        .executeTakeFirst();
-      if (row !== undefined && user.role === 'ROLE_USER')
-        await trx.deleteFrom('repository_view_curators').where('user_id', '=', user.id).execute();
-      return row === undefined ? undefined : toDomain(row);
-    });
+  async updateKeepingAnAdmin(
+    user: User,
+    describe?: Describe<User | 'last-admin' | undefined>,
+  ): Promise<User | 'last-admin' | undefined> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const current = await claimAdminsAndRead(trx, user.id);
+        if (current === undefined) return undefined;
+        if (current.role === 'ROLE_ADMIN' && user.role !== 'ROLE_ADMIN' && current.admins <= 1)
+          return 'last-admin';
+        const row = await trx
+          .updateTable('users')
+          .set({
+            username: user.username,
+            role: user.role,
+            first_name: user.firstName,
+            last_name: user.lastName,
+            email: user.email,
+          })
+          .where('id', '=', user.id)
+          .returningAll()
+          .executeTakeFirst();
+        if (row !== undefined && user.role === 'ROLE_USER')
+          await trx.deleteFrom('repository_view_curators').where('user_id', '=', user.id).execute();
+        return row === undefined ? undefined : toDomain(row);
+      },
+      describe,
+    );
   }
 
   /** Deletes a user unless they are the last administrator; serialised like `updateKeepingAnAdmin`. */
-  async deleteKeepingAnAdmin(id: number): Promise<'deleted' | 'last-admin' | 'missing'> {
-    return this.db.transaction().execute(async (trx) => {
-      const current = await claimAdminsAndRead(trx, id);
-      if (current === undefined) return 'missing';
-      if (current.role === 'ROLE_ADMIN' && current.admins <= 1) return 'last-admin';
-      const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-      return result.numDeletedRows > 0n ? 'deleted' : 'missing';
-    });
+  async deleteKeepingAnAdmin(
+    id: number,
+    describe?: Describe<'deleted' | 'last-admin' | 'missing'>,
+  ): Promise<'deleted' | 'last-admin' | 'missing'> {
+    return writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const current = await claimAdminsAndRead(trx, id);
+        if (current === undefined) return 'missing';
+        if (current.role === 'ROLE_ADMIN' && current.admins <= 1) return 'last-admin';
+        const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+        return result.numDeletedRows > 0n ? 'deleted' : 'missing';
+      },
+      describe,
+    );
   }
 
-  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
-    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  /** `describe` gets whether a row was written. */
+  async setPasswordHash(id: number, passwordHash: string, describe?: Describe<boolean>): Promise<void> {
+    await writeRecorded(
+      this.db,
+      this.audit,
+      async (trx) => {
+        const result = await trx
+          .updateTable('users')
+          .set({ password_hash: passwordHash })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return result.numUpdatedRows > 0n;
+      },
+      describe,
+    );
   }
 }
 
