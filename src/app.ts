@@ -72,6 +72,8 @@ import { UserService } from './users/user.service.js';
 import { UserStore } from './users/user.store.js';
 import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
+import { revertRoutes } from './audit/revert/revert.routes.js';
+import { RevertService } from './audit/revert/revert.service.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -281,6 +283,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       repositoryViewRoutes(views),
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      // "Revert this change" (issue 30): the inverse of one recorded metadata change, through its view.
+      revertRoutes(
+        new RevertService({
+          ledger: audit,
+          views,
+          context,
+          curatorsOf: async (viewId) => (await viewStore.findById(viewId))?.curatorIds,
+        }),
+      ),
       searchRoutes(views, search),
       spreadsheetExportRoutes(views, search, {
         concurrency: config.jobConcurrency,

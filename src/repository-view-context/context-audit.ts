@@ -4,6 +4,12 @@ import { NO_AUDIT, type AuditLog } from '../audit/audit-log.js';
 import type { TransactionRef } from '../repository-adapters/repository-adapter.js';
 import type { ContextSession } from './context-session.js';
 
+/** A write recorded as another action than its own, with more detail (a revert: `revertOf`). */
+export interface RecordAs {
+  readonly action: AuditAction;
+  readonly detail: AuditDetail;
+}
+
 /** What one write through a view is, for the ledger. */
 export interface AuditedWrite<T> {
   readonly action: AuditAction;
@@ -30,14 +36,14 @@ export interface AuditedWrite<T> {
 export class ContextAudit {
   constructor(readonly log: AuditLog = NO_AUDIT) {}
 
-  /** The actor of a write through the session's view. */
-  actorOf(session: ContextSession, action?: AuditAction): AuditActor {
+  /** The actor of a write through the session's view (recorded as `recordAs` says, when it says). */
+  actorOf(session: ContextSession, recordAs?: RecordAs): AuditActor {
     return newActor({
       username: session.caller.username,
       requestId: session.requestId ?? null,
       repositoryViewId: session.opened.view.id,
       contextUri: session.context.uri,
-      ...(action === undefined ? {} : { action }),
+      ...recordAs,
     });
   }
 

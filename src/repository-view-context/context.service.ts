@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { Quad } from '@rdfjs/types';
-import type { AuditActor } from '../audit/audit-actor.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { metadataChange } from '../audit/audit-triples.js';
 import type { Principal } from '../auth/roles.js';
@@ -17,7 +16,7 @@ import { requireFacet } from '../repository-adapters/repository-kinds.js';
 import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
 import { NO_UPKEEP, type IndexUpkeep } from '../search/indexing/index-upkeep.js';
 import { BadRequestError, ForbiddenError } from '../shared/errors.js';
-import { ContextAudit } from './context-audit.js';
+import { ContextAudit, type RecordAs } from './context-audit.js';
 import {
   binaryUploaded,
   childCreated,
@@ -192,22 +191,22 @@ export class ContextService {
   }
 
   /**
-   * Removes then adds triples of the context (one PATCH), recorded as `metadata.update` unless `actor`
-   * says otherwise (a revert), announced with `message`. With `ifMatch`, only if the resource is unchanged.
+   * Removes then adds triples of the context (one PATCH), recorded as `metadata.update` unless
+   * `recordAs` says otherwise (a revert), announced with `message`. With `ifMatch`, only if the resource is unchanged.
    */
   async writeTriples(
     session: ContextSession,
     removed: readonly Quad[],
     added: readonly Quad[],
     message: string,
-    options: { ifMatch?: string | undefined; actor?: AuditActor } = {},
+    options: { ifMatch?: string | undefined; recordAs?: RecordAs } = {},
   ): Promise<void> {
     const { uri, tx } = session.context;
     await this.audit.write(
       session,
       { action: 'metadata.update', detail: () => metadataChange(removed, added) },
       () => session.opened.adapter.updateTriples(uri, removed, added, tx, { ifMatch: options.ifMatch }),
-      options.actor,
+      this.audit.actorOf(session, options.recordAs),
     );
     this.changed(session, 'UPDATE', uri, message);
     this.indexWritten(session, uri);
