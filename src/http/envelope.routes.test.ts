@@ -4,6 +4,7 @@ import { resolveRepositoryCredentials } from '../embedded-repository/credentials
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
 import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
 import { contextCases } from '../../test/support/http/envelope-context.js';
+import { revertCases } from '../../test/support/http/envelope-revert.js';
 import { searchIndexCases } from '../../test/support/http/envelope-search-index.js';
 import { SERVICE_CASES } from '../../test/support/http/envelope-service.js';
 import {
@@ -33,6 +34,7 @@ const CASES: Record<string, RouteCases> = {
   ...curationJobCases(current),
   ...searchCases(current),
   ...searchIndexCases(current),
+  ...revertCases(current),
 };
 
 let t: TestApp;
