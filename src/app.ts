@@ -77,6 +77,8 @@ import { AuditService } from './audit/audit.service.js';
 import { AuditTail } from './audit/audit-tail.js';
 import { premisEvents } from './audit/premis/premis-source.js';
 import { premisRoutes } from './audit/premis/premis.routes.js';
+import { revertRoutes } from './audit/revert/revert.routes.js';
+import { RevertService } from './audit/revert/revert.service.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -191,6 +193,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     events: events.bus,
     renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },
     upkeep,
+    audit,
   });
   // Search (issue 28, DECISIONS.md §12): the view's index, searched by GET …/search and by QUERY/MEMBERS jobs.
   const search = new SearchService({
@@ -300,6 +303,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // GET /audit/premis: the ledger as PREMIS, read as GET /audit reads a view (premis-source.ts).
       premisRoutes((query, caller) => premisEvents(audit, views, query, caller), config.publicUrl),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      // "Revert this change" (issue 30): the inverse of one recorded metadata change, through its view.
+      revertRoutes(
+        new RevertService({
+          ledger: audit,
+          views,
+          context,
+          curatorsOf: async (viewId) => (await viewStore.findById(viewId))?.curatorIds,
+        }),
+      ),
       searchRoutes(views, search),
       spreadsheetExportRoutes(views, search, {
         concurrency: config.jobConcurrency,

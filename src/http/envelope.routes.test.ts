@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
 import { auditCases } from '../../test/support/http/envelope-audit.js';
 import { contextCases } from '../../test/support/http/envelope-context.js';
 import { premisCases } from '../../test/support/http/envelope-premis.js';
+import { revertCases } from '../../test/support/http/envelope-revert.js';
 import { searchIndexCases } from '../../test/support/http/envelope-search-index.js';
 import { SERVICE_CASES } from '../../test/support/http/envelope-service.js';
 import {
@@ -37,6 +38,7 @@ const CASES: Record<string, RouteCases> = {
   ...searchIndexCases(current),
   ...premisCases(current),
   ...auditCases(),
+  ...revertCases(current),
 };
 
 let t: TestApp;
