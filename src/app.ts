@@ -70,6 +70,8 @@ import { ensureInitialAdmin } from './users/initial-admin.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
 import { UserStore } from './users/user.store.js';
+import { AuditStore } from './audit/audit.store.js';
+import { ActorRelay } from './audit/audit-actor.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -109,6 +111,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn(message);
   });
   await events.start();
+  // The audit ledger (DECISIONS.md §14): every change through the service, hash-chained.
+  const audit = new AuditStore(db, dialect);
+  // Hands the actor of a write through a view to this process's own /rest (audit-actor.ts).
+  const relay = new ActorRelay();
 
   const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db));
   const operatorStore = new OperatorStore(db);
@@ -201,6 +207,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     views,
     operators: operatorStore,
     events: events.bus,
+    audit,
     warn: (message) => {
       warn(message);
     },

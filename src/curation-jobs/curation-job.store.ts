@@ -89,6 +89,16 @@ export class CurationJobStore {
     this.items = new CurationJobItemStore(db);
   }
 
+  /**
+   * Runs `work` in one database transaction, with the items store inside it: what marks items (written,
+   * stored) and what the audit ledger appends about them commit together, or neither does.
+   */
+  async inTransaction<T>(
+    work: (items: CurationJobItemStore, trx: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new CurationJobItemStore(trx), trx));
+  }
+
   async create(job: NewCurationJob): Promise<JobRecord> {
     return this.insert(this.db, job);
   }
