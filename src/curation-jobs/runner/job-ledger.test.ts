@@ -118,8 +118,8 @@ describe.each(sites)('curation job events on %s', (_name, makeSite, transacts) =
       detail: { removed: [line(uri, `draft ${n}`)], added: [line(uri, `final ${n}`)] },
     });
     expect(byUri(applied)).toEqual(
-      byUri([written(one, 'one'), written(two, 'two'), written(three, 'three')] as never).map((expected) =>
-        expect.objectContaining(expected),
+      byUri([written(one, 'one'), written(two, 'two'), written(three, 'three')] as never).map(
+        (expected): unknown => expect.objectContaining(expected),
       ),
     );
     expect(applied.some((event) => event.contextUri === kept)).toBe(false);
@@ -137,8 +137,8 @@ describe.each(sites)('curation job events on %s', (_name, makeSite, transacts) =
       detail: { removed: [line(uri, `final ${n}`)], added: [line(uri, `draft ${n}`)] },
     });
     expect(byUri(undone)).toEqual(
-      byUri([restored(one, 'one'), restored(two, 'two'), restored(three, 'three')] as never).map((expected) =>
-        expect.objectContaining(expected),
+      byUri([restored(one, 'one'), restored(two, 'two'), restored(three, 'three')] as never).map(
+        (expected): unknown => expect.objectContaining(expected),
       ),
     );
     expect(await site.ledger.store.verify()).toMatchObject({ valid: true, firstBrokenId: null });
@@ -211,7 +211,7 @@ describe('FIXITY job events on the embedded repository', () => {
       'COMPLETED',
     );
     const checks = (await site.ledger.ofAction('fixity.check')).filter((event) => event.jobId === job.id);
-    const checked = (uri: string, outcome: string, status: string) =>
+    const checked = (uri: string, outcome: string, status: string): unknown =>
       expect.objectContaining({
         username: site.curatorName,
         repositoryViewId: site.viewId,
