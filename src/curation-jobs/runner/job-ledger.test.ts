@@ -144,6 +144,48 @@ describe.each(sites)('curation job events on %s', (_name, makeSite, transacts) =
     expect(await site.ledger.store.verify()).toMatchObject({ valid: true, firstBrokenId: null });
   });
 
+  it('records a + row of a sheet as the resource it created, and its undo as the deletion', async () => {
+    const col = await site.adapter.createChild(site.rootUri, []);
+    const job = payloadOf(
+      await sendJson(
+        site.t.app,
+        'POST',
+        '/curation-job',
+        {
+          repositoryViewId: site.viewId,
+          contextUri: col,
+          kind: 'SPREADSHEET',
+          dryRun: false,
+          spreadsheet: 'contextUri,etag,dc:title\n+,,A new record\n',
+        },
+        { token: site.curator.token },
+      ),
+    ).CurationJob as { id: number };
+    expect((await jobUntil(site, job.id, ['APPLIED', 'FAILED'], site.curator.token)).state).toBe('APPLIED');
+    const [created, ...more] = await eventsOf(job.id);
+    expect(more).toEqual([]);
+    const uri = created?.contextUri ?? '';
+    expect(uri.startsWith(col)).toBe(true);
+    const made = `<${uri}> <${TITLE}> "A new record" .`;
+    // The curator who created a job that writes through applied it.
+    expect(created).toMatchObject({
+      action: 'job.apply',
+      username: site.curatorName,
+      jobId: job.id,
+      detail: expect.objectContaining({ added: [made] }) as unknown,
+    });
+    // (The job says so; the embedded repository, recording the write itself, says what it wrote.)
+    if (!transacts) expect(created?.detail).toEqual({ removed: [], added: [made], created: true });
+
+    await request(job.id, 'undo', site.curator.token);
+    expect((await jobUntil(site, job.id, ['UNDONE', 'FAILED'], site.curator.token)).state).toBe('UNDONE');
+    const undone = (await eventsOf(job.id)).filter((event) => event.action === 'job.undo');
+    expect(undone).toEqual([
+      expect.objectContaining({ contextUri: uri, username: site.curatorName, jobId: job.id }),
+    ]);
+    if (!transacts) expect(undone[0]?.detail).toEqual({ removed: [made], added: [], deleted: true });
+  });
+
   it('records nothing for the resources an apply stopped by a conflict did not write', async () => {
     const { col, children } = await collection(['draft one', 'draft two', 'draft three']);
     const id = await previewed(col);
