@@ -219,6 +219,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     views,
     operators: operatorStore,
     events: events.bus,
+    audit,
     warn: (message) => {
       warn(message);
     },

@@ -22,6 +22,7 @@ import {
   type CurationJobStore,
   type JobRecord,
   type NewCurationJob,
+  type StateMove,
 } from './curation-job.store.js';
 import { refusal, type JobMove, type JobRequest } from './job-states.js';
 import type { JobQueue } from './runner/job-queue.js';
@@ -121,6 +122,7 @@ export class CurationJobService {
       operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
       dryRun: value.dryRun ?? (value.kind === 'MAPPING' || value.kind === 'SPREADSHEET'),
       createdBy: caller.userId,
+      createdByName: caller.username,
       created: this.now(),
     };
     if (sheet !== undefined)
@@ -196,7 +198,7 @@ export class CurationJobService {
 
   /** Writes a previewed job's changes (the runner does it; the job is APPLYING when this answers). */
   async apply(id: number, caller: Principal): Promise<CurationJob> {
-    return this.startWriting(await this.find(id, caller), 'apply', 'apply');
+    return this.startWriting(await this.find(id, caller), 'apply', 'apply', { appliedBy: caller.username });
   }
 
   /**
@@ -206,7 +208,7 @@ export class CurationJobService {
   async undo(id: number, caller: Principal): Promise<CurationJob> {
     const job = await this.find(id, caller);
     const partial = job.state === 'FAILED' && (await this.deps.store.items.hasWrittenItems(job.id));
-    return this.startWriting(job, 'undo', partial ? 'undoPartial' : 'undo');
+    return this.startWriting(job, 'undo', partial ? 'undoPartial' : 'undo', { undoneBy: caller.username });
   }
 
   /**
@@ -225,9 +227,17 @@ export class CurationJobService {
     return toCurationJob(await this.announce(job.id, cancelledAtOnce));
   }
 
-  /** Moves the job into the phase `request` asks for and queues that phase for a runner. */
-  private async startWriting(job: JobRecord, request: JobRequest, move: JobMove): Promise<CurationJob> {
-    if (!(await this.deps.store.moveState(job.id, move, { message: null, finished: null })))
+  /**
+   * Moves the job into the phase `request` asks for and queues that phase for a runner; `by` keeps who
+   * asked, whom the ledger records the phase's writes as (DECISIONS.md §14).
+   */
+  private async startWriting(
+    job: JobRecord,
+    request: JobRequest,
+    move: JobMove,
+    by: Pick<StateMove, 'appliedBy' | 'undoneBy'>,
+  ): Promise<CurationJob> {
+    if (!(await this.deps.store.moveState(job.id, move, { message: null, finished: null, ...by })))
       await this.refuse(job, request);
     const record = await this.announce(job.id, true);
     await this.deps.queue.enqueue(job.id);

@@ -28,6 +28,8 @@ export interface NewCurationJob {
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   readonly createdBy: number;
+  /** The creator's username (the ledger's person for a FIXITY job's checks); absent: none (the service). */
+  readonly createdByName?: string | null;
   readonly created: number;
 }
 
@@ -39,6 +41,13 @@ export interface JobRecord extends CurationJob {
   readonly leaseOwner: string | null;
   readonly leaseExpires: number | null;
   readonly cancelRequested: boolean;
+  /**
+   * Who asked (usernames, as they were then; migration 020): the ledger records a job's writes as them.
+   * `appliedBy` also for a run that writes through (its creator); null when not known (jobs from before).
+   */
+  readonly createdByName: string | null;
+  readonly appliedBy: string | null;
+  readonly undoneBy: string | null;
 }
 
 /** What `moveState` sets besides the state and its phase; `undefined` leaves a column as it is. */
@@ -53,6 +62,9 @@ export interface StateMove {
   readonly releaseLease?: boolean;
   /** Forgets a cancel request (answered by this move: a later phase must not see it). */
   readonly clearCancel?: boolean;
+  /** The username of who asked for the apply (`apply`) or the undo (`undo`, `undoPartial`). */
+  readonly appliedBy?: string;
+  readonly undoneBy?: string;
 }
 
 /** What a lease renewal found: whether this runner still holds the job, and whether a cancel was asked. */
@@ -75,6 +87,16 @@ export class CurationJobStore {
     private readonly dialect: SqlDialect = 'sqlite',
   ) {
     this.items = new CurationJobItemStore(db);
+  }
+
+  /**
+   * Runs `work` in one database transaction, with the items store inside it: what marks items (written,
+   * stored) and what the audit ledger appends about them commit together, or neither does.
+   */
+  async inTransaction<T>(
+    work: (items: CurationJobItemStore, trx: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new CurationJobItemStore(trx), trx));
   }
 
   async create(job: NewCurationJob): Promise<JobRecord> {
@@ -118,6 +140,7 @@ export class CurationJobStore {
         operators: JSON.stringify(job.operators),
         dry_run: job.dryRun ? 1 : 0,
         created_by: job.createdBy,
+        created_by_name: job.createdByName ?? null,
         created: job.created,
         total: 0,
         done: 0,
@@ -162,6 +185,8 @@ export class CurationJobStore {
         ...(move.progress !== undefined && progressColumns(move.progress)),
         ...(move.releaseLease === true && { lease_owner: null, lease_expires: null }),
         ...(move.clearCancel === true && { cancel_requested: 0 }),
+        ...(move.appliedBy !== undefined && { applied_by: move.appliedBy }),
+        ...(move.undoneBy !== undefined && { undone_by: move.undoneBy }),
       })
       .where('id', '=', id)
       .where('state', 'in', [...from]);
@@ -299,6 +324,10 @@ function toRecord(row: CurationJobRow): JobRecord {
     leaseOwner: row.lease_owner,
     leaseExpires: row.lease_expires,
     cancelRequested: row.cancel_requested === 1,
+    createdByName: row.created_by_name,
+    // A run that writes through applies as its creator.
+    appliedBy: row.applied_by ?? (row.dry_run === 1 ? null : row.created_by_name),
+    undoneBy: row.undone_by,
   };
 }
 

@@ -13,6 +13,10 @@ export interface CurationJobTable {
   operators: string;
   dry_run: number;
   created_by: number;
+  /** Usernames of who created, applied and undid the job, as they were then (the ledger's person; 020). */
+  created_by_name: string | null;
+  applied_by: string | null;
+  undone_by: string | null;
   created: number;
   started: number | null;
   finished: number | null;

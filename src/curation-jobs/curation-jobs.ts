@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Config, DatabaseConfig } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { OperatorStore } from '../operators/operator.store.js';
 import type { RepositoryViewService } from '../repository-views/repository-view.service.js';
@@ -30,6 +31,8 @@ export interface CurationJobsDependencies {
   readonly views: RepositoryViewService;
   readonly operators: OperatorStore;
   readonly events: EventBus;
+  /** The audit ledger: job applies, undos and FIXITY checks are recorded there (DECISIONS.md §14). */
+  readonly audit?: AuditLog;
   /** Where failures that end no job are told (the app's log once it exists). */
   readonly warn: (message: string) => void;
   /** Search, for QUERY- and MEMBERS-scoped jobs (DECISIONS.md §12); without it those scopes are refused. */
@@ -72,6 +75,7 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       openTarget: jobTargetOpener(deps.views, deps.scopes),
       operators: operatorsInOrder((ids) => deps.operators.inOrder(ids)),
       events: deps.events,
+      ...(deps.audit !== undefined && { audit: deps.audit }),
       warn: deps.warn,
       ...(deps.indexing !== undefined && { indexing: deps.indexing }),
       ...(deps.upkeep !== undefined && { upkeep: deps.upkeep }),

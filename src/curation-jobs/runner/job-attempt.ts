@@ -1,3 +1,5 @@
+import { runAs } from '../../audit/audit-actor.js';
+import type { AuditLog } from '../../audit/audit-log.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
 import type { JobProgress } from '../curation-job.js';
@@ -11,6 +13,7 @@ import type { runScope } from '../work/run-scope.js';
 import type { writeChanges } from '../work/write-changes.js';
 import { ItemBatcher, type BatchEntry } from './item-batcher.js';
 import type { JobHeartbeat } from './job-heartbeat.js';
+import { JobLedger } from './job-ledger.js';
 import { count, fixityMessage, indexMessage, plural, previewMessage, warningsNote } from './job-messages.js';
 import { countOf, itemOf } from './run-item.js';
 import { storedChangeOf } from './stored-change.js';
@@ -29,6 +32,8 @@ export interface AttemptDependencies {
   readonly store: CurationJobStore;
   readonly work: JobWork;
   readonly events: EventBus;
+  /** The audit ledger: what applies and undos write, what FIXITY jobs check (job-ledger.ts). */
+  readonly audit: AuditLog;
   /** The stored operators with these ids, in this order; throws naming an id that no longer exists. */
   readonly operators: (ids: readonly number[]) => Promise<readonly Operator[]>;
   /** Requests in flight toward the repository at once. */
@@ -152,10 +157,12 @@ export class JobAttempt {
     const progress = (): JobProgress => ({ total: Math.max(found, done), done, changed, failed });
     // INDEX: a batch's documents are in the index before its items say they are done (a resumed run skips
     // what the items list, and its sweep would drop a document that was never written).
+    // FIXITY: each check is in the ledger with its item, once (job-ledger.ts).
+    const ledger = job.kind === 'FIXITY' ? new JobLedger(deps.audit, job, 'RUN') : undefined;
     const insert = async (batch: readonly BatchEntry[]) => {
       const documents = batch.flatMap((entry) => (entry.document === undefined ? [] : [entry.document]));
       if (documents.length > 0) await indexing?.write(job.repositoryViewId, documents);
-      await items.insertItems(job.id, batch);
+      await (ledger === undefined ? items.insertItems(job.id, batch) : ledger.storeChecks(store, batch));
     };
     const batcher = new ItemBatcher(insert, deps.now);
     let flushed = '';
@@ -204,6 +211,7 @@ export class JobAttempt {
             this.counters = progress();
           },
           cancelled: () => this.stopping(),
+          ...(ledger !== undefined && { act: (uri, check) => ledger.act(uri, check) }),
         },
       );
       // What is recorded is stored before the job moves on (or rests, to be resumed from it).
@@ -290,24 +298,32 @@ export class JobAttempt {
     const created = new Map(
       stored.flatMap((item) => (item.createdUri === null ? [] : [[item.contextUri, item.createdUri]])),
     );
-    const outcome: WriteOutcome = await deps.work.writeChanges(
-      target,
-      changes,
-      phase,
-      {
-        // LDP: a batch is marked before its requests are sent and after they end, so a failure (or a crash)
-        // reports exactly what was written, or which resources to check.
-        writing: (uris) => items.markWriting(job.id, phase, uris),
-        written: (uris) => items.markWritten(job.id, phase, uris),
-        notWritten: (uris) => items.markNotWritten(job.id, phase, uris),
-        // SPREADSHEET `+` rows: kept at once (inside the transaction where there is one), for undo and resume.
-        created: async (key, uri, state) => {
-          created.set(key, uri);
-          await items.markCreated(job.id, key, uri, state === undefined ? null : encodeTriples(state));
+    // Each write is the ledger's once it is marked written (job-ledger.ts), as who asked for the phase.
+    const ledger = new JobLedger(deps.audit, this.job, phase);
+    const markWritten = (uris?: readonly string[]) =>
+      ledger.markWritten(store, phase, changes, created, uris);
+    const outcome: WriteOutcome = await runAs(ledger.phaseActor, () =>
+      deps.work.writeChanges(
+        target,
+        changes,
+        phase,
+        {
+          // LDP: a batch is marked before its requests are sent and after they end, so a failure (or a
+          // crash) reports exactly what was written, or which resources to check.
+          writing: (uris) => items.markWriting(job.id, phase, uris),
+          written: (uris) => markWritten(uris),
+          notWritten: (uris) => items.markNotWritten(job.id, phase, uris),
+          // SPREADSHEET `+` rows: kept at once (inside the transaction where there is one), for undo and
+          // resume.
+          created: async (key, uri, state) => {
+            created.set(key, uri);
+            await items.markCreated(job.id, key, uri, state === undefined ? null : encodeTriples(state));
+          },
+          cancelled: () => this.stopping(),
+          act: (key, write) => ledger.act(key, write),
         },
-        cancelled: () => this.stopping(),
-      },
-      deps.concurrency,
+        deps.concurrency,
+      ),
     );
     // Whatever this attempt wrote changed those resources, however the phase ends (DECISIONS.md §10), and
     // the view's search index follows them (DECISIONS.md §12).
@@ -331,7 +347,8 @@ export class JobAttempt {
       return;
     }
     if (outcome.ended === 'WRITTEN') {
-      await items.markWritten(job.id, phase);
+      // FEDORA: committed, so now in the ledger (LDP: recorded batch by batch already).
+      await markWritten();
       // The preview's warnings stay told: the values they name were kept, not written.
       const warnings = phase === 'APPLY' ? await items.warningCount(job.id) : 0;
       await this.end(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { NO_AUDIT, type AuditLog } from '../../audit/audit-log.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { NO_EVENTS } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
@@ -21,6 +22,8 @@ export interface JobRunnerDependencies {
   /** The stored operators with these ids, in this order; throws naming an id that no longer exists. */
   readonly operators: (ids: readonly number[]) => Promise<readonly Operator[]>;
   readonly events?: EventBus;
+  /** The audit ledger (DECISIONS.md §14); absent: nothing is recorded. */
+  readonly audit?: AuditLog;
   readonly work?: Partial<JobWork>;
   /** Where failures that end no job are told (a lost heartbeat, a failed release). */
   readonly warn?: (message: string) => void;
@@ -117,6 +120,7 @@ export class JobRunner {
         store,
         work: this.work,
         events: this.events,
+        audit: this.deps.audit ?? NO_AUDIT,
         operators: this.deps.operators,
         concurrency: this.settings.concurrency,
         maxResources: this.settings.maxResources,

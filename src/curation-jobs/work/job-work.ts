@@ -104,6 +104,11 @@ export interface RunSink {
   record(item: RunItem): Promise<void>;
   /** True once a cancel was asked: the run stops before the next resource. */
   cancelled(): boolean;
+  /**
+   * Runs one binary's fixity check as the job's actor (the audit ledger's person and job, issue 30), so a
+   * repository that records the check itself (the embedded one) knows whom for; absent: just runs it.
+   */
+  act?<T>(contextUri: string, check: () => Promise<T>): Promise<T>;
 }
 
 export type RunOutcome =
@@ -168,6 +173,20 @@ export interface WriteSink {
    */
   created(key: string, uri: string, state?: readonly Quad[]): Promise<void>;
   cancelled(): boolean;
+  /**
+   * Runs the repository write of one change (`key`: its `contextUri`) as the job's actor (the audit
+   * ledger's person and job, issue 30); absent: just runs it. Resolves only when the write succeeded.
+   */
+  act?<T>(key: string, write: () => Promise<T>): Promise<T>;
+}
+
+/** Runs `work` through `sink.act` where the sink has one (a job's writes and checks, for the ledger). */
+export function actFor<T>(
+  sink: { act?<R>(key: string, work: () => Promise<R>): Promise<R> },
+  key: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  return sink.act === undefined ? work() : sink.act(key, work);
 }
 
 export type WriteOutcome =

@@ -4,7 +4,14 @@ import type { FixityResult, ResourceDescription } from '../../repository-adapter
 import { documentOf } from '../../search/search-document.js';
 import { CapabilityUnsupportedError } from '../../shared/errors.js';
 import { FieldNaming } from './field-naming.js';
-import type { JobTarget, RunItem, RunOutcome, RunRequest, RunSink } from './job-work.js';
+import {
+  actFor,
+  type JobTarget,
+  type RunItem,
+  type RunOutcome,
+  type RunRequest,
+  type RunSink,
+} from './job-work.js';
 import { changesBetween, readMetadata } from './metadata-document.js';
 import { scopeEntries, unlistable } from './scope-entries.js';
 import type { ScopeEntry } from './scope-walk.js';
@@ -37,7 +44,7 @@ export async function runScope(request: RunRequest, target: JobTarget, sink: Run
     request,
     target,
     sink,
-    fixityOf((uri) => fixity.check(uri), sink),
+    fixityOf((uri) => actFor(sink, uri, () => fixity.check(uri)), sink),
   );
 }
 

@@ -9,7 +9,7 @@ import type {
 import { PreconditionFailedError } from '../../shared/errors.js';
 import { forEachBounded } from './bounded-pool.js';
 import { FieldNaming } from './field-naming.js';
-import type { JobTarget, StoredChange, WriteOutcome, WriteSink } from './job-work.js';
+import { actFor, type JobTarget, type StoredChange, type WriteOutcome, type WriteSink } from './job-work.js';
 import { termKey } from './metadata-document.js';
 import { checkCreation, creationSubject, isCreation, updatesFirst, writeCreation } from './write-created.js';
 
@@ -109,7 +109,9 @@ async function writeInTransaction(
         async (change) => {
           await keepAlive();
           await step(change, 'written', () =>
-            adapter.updateTriples(change.contextUri, change.remove, change.add, tx),
+            actFor(sink, change.contextUri, () =>
+              adapter.updateTriples(change.contextUri, change.remove, change.add, tx),
+            ),
           );
           count += 1;
         },
@@ -122,7 +124,7 @@ async function writeInTransaction(
         concurrency,
         async (change) => {
           await keepAlive();
-          await writeCreation(adapter, change, naming, sink, tx);
+          await actFor(sink, change.contextUri, () => writeCreation(adapter, change, naming, sink, tx));
           count += 1;
         },
         stop,
@@ -230,7 +232,9 @@ async function writeOne(writer: Writer, change: StoredChange): Promise<WriteResu
       ifMatch = description.etag;
     }
     await step(change, 'written', () =>
-      adapter.updateTriples(uri, change.remove, change.add, undefined, { ifMatch }),
+      actFor(writer.sink, uri, () =>
+        adapter.updateTriples(uri, change.remove, change.add, undefined, { ifMatch }),
+      ),
     );
     return 'written';
   } catch (error) {
@@ -249,7 +253,7 @@ async function createOne(writer: Writer, change: StoredChange): Promise<WriteRes
   if (check === 'conflict') return 'conflict';
   const created =
     check === 'write'
-      ? await writeCreation(adapter, change, naming, sink)
+      ? await actFor(sink, change.contextUri, () => writeCreation(adapter, change, naming, sink))
       : (change.create?.createdUri ?? undefined);
   if (created !== undefined) writer.createdAs.set(change.contextUri, created);
   return 'written';

@@ -19,6 +19,7 @@ import { curationJobQueryMigration } from './016-curation-job-query.js';
 import { spreadsheetsMigration } from './017-spreadsheets.js';
 import { curationJobItemRowsMigration } from './018-curation-job-item-rows.js';
 import { auditMigration } from './019-audit.js';
+import { jobActorsMigration } from './020-job-actors.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '017-spreadsheets': spreadsheetsMigration(dialect),
     '018-curation-job-item-rows': curationJobItemRowsMigration(),
     '019-audit': auditMigration(),
+    '020-job-actors': jobActorsMigration(),
   };
 }
 
