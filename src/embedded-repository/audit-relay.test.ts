@@ -132,6 +132,43 @@ describe(`/rest redeems the service's actor (${testDialect})`, () => {
     expect(actor.recorded).toBe(3);
   });
 
+  it('the actor’s own detail (a revert’s revertOf) is added to the detail of what is recorded for it', async () => {
+    const actor = newActor({
+      username: 'curator',
+      requestId: 'api-request-3',
+      repositoryViewId: 7,
+      action: 'metadata.revert',
+      detail: { revertOf: 41 },
+    });
+    expect((await rest('PUT', '/rest/reverted', undefined, `<> <${TITLE}> "changed" .`)).statusCode).toBe(
+      201,
+    );
+    const token = relay.issue(actor);
+    const events = await newEvents(async () => {
+      const answer = await app.inject({
+        method: 'PATCH',
+        url: '/rest/reverted',
+        headers: {
+          host: HOST,
+          authorization: AUTH,
+          'content-type': 'application/sparql-update',
+          [ACTOR_RELAY_HEADER]: token,
+        },
+        payload: `DELETE DATA { <> <${TITLE}> "changed" } ; INSERT DATA { <> <${TITLE}> "back" }`,
+      });
+      expect(answer.statusCode).toBe(204);
+    });
+    relay.release(token);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.action).toBe('metadata.revert');
+    const iri = `${BASE}/reverted`;
+    expect(events[0]!.detail).toEqual({
+      removed: [`<${iri}> <${TITLE}> "changed" .`],
+      added: [`<${iri}> <${TITLE}> "back" .`],
+      revertOf: 41,
+    });
+  });
+
   it('a refused write tells the actor nothing was recorded', async () => {
     const actor = newActor({ username: 'curator', requestId: 'api-request-2', repositoryViewId: 7 });
     const token = relay.issue(actor);

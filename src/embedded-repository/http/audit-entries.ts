@@ -44,13 +44,25 @@ export function resourceEntry(
     // The view's spelling of the resource when it names this one (a container with or without its slash).
     contextUri: asked !== undefined && withoutSlash(asked) === withoutSlash(iri) ? asked : iri,
     outcome,
-    detail,
+    detail: withActorDetail(who, detail),
   };
 }
 
 /** The event of something that is no resource's (a transaction's commit or rollback). */
 export function requestEntry(who: AuditWho, action: AuditAction, detail: AuditDetail): AuditEntry {
-  return { ...base(who), action, contextUri: who.actor?.contextUri ?? null, outcome: 'SUCCESS', detail };
+  return {
+    ...base(who),
+    action,
+    contextUri: who.actor?.contextUri ?? null,
+    outcome: 'SUCCESS',
+    detail: withActorDetail(who, detail),
+  };
+}
+
+/** The actor's own additions (a revert's `revertOf`) to the detail of every event recorded for it. */
+function withActorDetail(who: AuditWho, detail: AuditDetail): AuditDetail {
+  const extra = who.actor?.detail;
+  return extra === undefined ? detail : { ...detail, ...extra };
 }
 
 function base(who: AuditWho) {
