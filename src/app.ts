@@ -70,6 +70,10 @@ import { ensureInitialAdmin } from './users/initial-admin.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
 import { UserStore } from './users/user.store.js';
+import { AuditStore } from './audit/audit.store.js';
+import { ActorRelay } from './audit/audit-actor.js';
+import { auditRoutes } from './audit/audit.routes.js';
+import { AuditService } from './audit/audit.service.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -109,6 +113,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn(message);
   });
   await events.start();
+  // The audit ledger (DECISIONS.md §14): every change through the service, hash-chained.
+  const audit = new AuditStore(db, dialect);
+  // Hands the actor of a write through a view to this process's own /rest (audit-actor.ts).
+  const relay = new ActorRelay();
 
   const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db));
   const operatorStore = new OperatorStore(db);
@@ -281,6 +289,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       }),
       jobs.routes,
       searchIndexRoutes(searchIndexing),
+      auditRoutes(new AuditService(audit, views)),
       eventRoutes({
         hub: events.hub,
         audience: new AudienceCheck(async (viewId) => (await viewStore.findById(viewId))?.curatorIds),
@@ -292,6 +301,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ],
   });
   local?.attach(app);
+  // Not used by the ledger's readers (the recorders take it); kept so the wiring above stays identical.
+  // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator
+  void relay;
   warn = (message) => {
     app.log.warn(message);
   };

@@ -75,8 +75,22 @@ export interface AuditEvent extends AuditEntry {
   readonly hash: string;
 }
 
+/**
+ * The events a view's curators may read (GET /audit): those written through the view, and writes with no
+ * view (straight to the embedded /rest) whose contextUri is the view's root or below it. `rootUri` null
+ * (a view that no longer exists): only the view's own.
+ */
+export interface AuditViewScope {
+  readonly id: number;
+  readonly rootUri: string | null;
+}
+
 /** The filters of `GET /audit` (all optional; `from`/`to` inclusive epoch ms). */
 export interface AuditFilter {
+  /** Only events within one of these views (AuditViewScope); an empty list: none. */
+  readonly within?: readonly AuditViewScope[];
+  /** Only these actions (a curator never reads configuration events or failed sign-ins). */
+  readonly actions?: readonly AuditAction[];
   readonly repositoryViewIds?: readonly number[];
   readonly repositoryViewId?: number;
   readonly contextUri?: string;

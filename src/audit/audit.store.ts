@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database, SqlDialect } from '../db/database.js';
 import { canonicalJson, chainHash, GENESIS_HASH } from './audit-chain.js';
 import type { AuditEventRow } from './audit.table.js';
@@ -9,6 +9,7 @@ import {
   type AuditFilter,
   type AuditOutcome,
   type AuditVerification,
+  type AuditViewScope,
 } from './audit-event.js';
 
 /**
@@ -152,6 +153,15 @@ export class AuditStore {
     }
     if (filter.repositoryViewId !== undefined)
       query = query.where('repository_view_id', '=', filter.repositoryViewId);
+    if (filter.within !== undefined) {
+      if (filter.within.length === 0) return [];
+      const scopes = filter.within;
+      query = query.where((eb) => eb.or(scopes.flatMap((scope) => withinView(eb, scope))));
+    }
+    if (filter.actions !== undefined) {
+      if (filter.actions.length === 0) return [];
+      query = query.where('action', 'in', [...filter.actions]);
+    }
     if (filter.contextUri !== undefined) query = query.where('context_uri', '=', filter.contextUri);
     if (filter.username !== undefined) query = query.where('username', '=', filter.username);
     if (filter.action !== undefined) query = query.where('action', '=', filter.action);
@@ -224,6 +234,31 @@ export class AuditStore {
       if (rows.length < VERIFY_PAGE) return { valid: true, checked, firstBrokenId: null };
     }
   }
+}
+
+/**
+ * The conditions of one AuditViewScope: the view's own events, and those with no view at or below its
+ * root (compared by prefix with `substr`, which counts characters on both databases, so no LIKE pattern
+ * needs escaping).
+ */
+function withinView(
+  eb: ExpressionBuilder<Database, 'audit_events'>,
+  scope: AuditViewScope,
+): Expression<SqlBool>[] {
+  const own = eb('repository_view_id', '=', scope.id);
+  if (scope.rootUri === null) return [own];
+  const root = scope.rootUri.replace(/\/+$/u, '');
+  const below = `${root}/`;
+  return [
+    own,
+    eb.and([
+      eb('repository_view_id', 'is', null),
+      eb.or([
+        eb('context_uri', '=', root),
+        eb(sql<string>`substr(context_uri, 1, ${Array.from(below).length})`, '=', below),
+      ]),
+    ]),
+  ];
 }
 
 function toRow(event: AuditEvent, detail: string): AuditEventRow {

@@ -105,6 +105,10 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   // accepts a one-time ticket instead of the header (events.routes.ts: TicketAuthorizer), never a token.
   'GET /events': 'ROLE_USER',
   'POST /events/ticket': 'ROLE_USER',
+
+  // The audit trail (DECISIONS.md §14): ADMIN, or a curator for the views they curate (the service checks).
+  'GET /audit': 'ROLE_CURATOR',
+  'GET /audit/verify': 'ROLE_ADMIN',
 };
 
 /**

@@ -2,6 +2,150 @@
 // A test (scripts/api-types.test.ts) fails when it no longer matches the routes.
 
 export interface paths {
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail, newest first: ADMIN everything; a curator the events of the views they curate */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description One of resource.create, metadata.update, metadata.revert, binary.upload, resource.delete, version.create, version.restore, version.delete, transaction.commit, transaction.rollback, fixity.check, job.apply, job.undo, repository-view.create, repository-view.update, repository-view.delete, schema.create, schema.update, schema.delete, user.create, user.update, user.delete, user.password, operator.create, operator.update, operator.delete, internal-metadata.create, internal-metadata.update, internal-metadata.delete, auth.login */
+                    action?: string;
+                    /** @description Events of this resource (its IRI, exactly) */
+                    contextUri?: string;
+                    /** @description ISO 8601 date or date-time (2026-11-28, 2026-11-28T07:00:00Z); a date alone: its start (UTC); inclusive */
+                    from?: string;
+                    /** @description Events to answer, 1 to 1000 (default 100) */
+                    limit?: string;
+                    /** @description Events to skip, newest first (default 0) */
+                    offset?: string;
+                    /** @description Events written through this view, and writes made straight to the embedded /rest at or below its root */
+                    repositoryViewId?: string;
+                    /** @description ISO 8601 date or date-time (2026-11-28, 2026-11-28T07:00:00Z); a date alone: its end (UTC); inclusive */
+                    to?: string;
+                    /** @description Events of this person (exactly) */
+                    username?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                "ArrayList<AuditEvent>"?: {
+                                    /** @enum {string} */
+                                    action: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "auth.login";
+                                    /** @description The resource’s IRI */
+                                    contextUri: string | null;
+                                    /** @description Metadata: {removed, added} N-Triples lines; binary.upload: {digest, size, mimeType, filename}; versions: {version, label}; configuration: {id, name, fields}; never a credential */
+                                    detail: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description SHA-256 (hex) over the event’s canonical JSON and the previous event’s hash */
+                                    hash: string;
+                                    /** @description Assigned in the chain’s order */
+                                    id: number;
+                                    /** @description The curation job whose apply or undo wrote it */
+                                    jobId: number | null;
+                                    /** @enum {string} */
+                                    outcome: "SUCCESS" | "FAILURE";
+                                    /** @description The view the change was written through; null: straight to /rest, or not a view’s */
+                                    repositoryViewId: number | null;
+                                    requestId: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC, milliseconds
+                                     */
+                                    time: string;
+                                    /** @description The signed-in user (a write straight to /rest: its Basic-auth user); null: nobody */
+                                    username: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recompute the hash chain: valid, how many events were checked, the first broken one */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                AuditVerification?: {
+                                    /** @description Events checked, oldest first */
+                                    checked: number;
+                                    /** @description The first event whose hash does not follow from the chain; null when valid */
+                                    firstBrokenId: number | null;
+                                    valid: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
