@@ -99,7 +99,7 @@ describe('History, Revert this change and Activity', () => {
     const original = unique('Original');
     const edited = unique('Edited');
     const uri = await createContainer(original);
-    const { page } = await newPage(browser(), DESKTOP);
+    const { context, page } = await newPage(browser(), DESKTOP);
     await openAsCurator(page, uri, original);
     await editTitle(page, original, edited);
 
@@ -140,6 +140,7 @@ describe('History, Revert this change and Activity', () => {
       `Change reverted by ${curator.username}`,
     );
     await screenshot(page, 'history');
+    await context.close();
   });
 
   it('refuses to revert a change the resource has moved on from, beside the entry', async () => {
@@ -147,7 +148,7 @@ describe('History, Revert this change and Activity', () => {
     const second = unique('Second');
     const third = unique('Third');
     const uri = await createContainer(first);
-    const { page } = await newPage(browser(), DESKTOP);
+    const { context, page } = await newPage(browser(), DESKTOP);
     await openAsCurator(page, uri, first);
     await editTitle(page, first, second);
     await editTitle(page, second, third);
@@ -173,13 +174,14 @@ describe('History, Revert this change and Activity', () => {
       .waitFor();
     expect(await entries(page, 'Change reverted').count()).toBe(0);
     await expectAccessible(page, 'a refused revert');
+    await context.close();
   });
 
   it('reverts with the keyboard alone: Tab to the button, Space, Tab to Revert in the dialog', async () => {
     const before = unique('Keyed');
     const after = unique('Rekeyed');
     const uri = await createContainer(before);
-    const { page } = await newPage(browser(), DESKTOP);
+    const { context, page } = await newPage(browser(), DESKTOP);
     await openAsCurator(page, uri, before);
     await editTitle(page, before, after);
 
@@ -193,12 +195,13 @@ describe('History, Revert this change and Activity', () => {
       .getByRole('button', { name: `Edit dcterms:title ${before}` })
       .waitFor();
     await entries(page, 'Change reverted').first().waitFor();
+    await context.close();
   });
 
   it('names who created each version', async () => {
     const title = unique('Versioned');
     const uri = await createContainer(title);
-    const { page } = await newPage(browser(), DESKTOP);
+    const { context, page } = await newPage(browser(), DESKTOP);
     await openAsCurator(page, uri, title);
     const versions = page.getByRole('region', { name: 'Versions' });
     await versions.getByRole('button', { name: 'Create version' }).click();
@@ -214,6 +217,7 @@ describe('History, Revert this change and Activity', () => {
     await expect(
       page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).count(),
     ).resolves.toBe(0);
+    await context.close();
   });
 
   it('shows the administrator a curator’s events in Activity, filtered by user, and refuses a bad date', async () => {
@@ -228,12 +232,12 @@ describe('History, Revert this change and Activity', () => {
     );
     expect(done.meta.status, done.meta.message).toBe('SUCCESS');
 
-    const { page } = await newPage(browser(), DESKTOP);
+    const { context, page } = await newPage(browser(), DESKTOP);
     await signIn(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
     await page.getByRole('link', { name: `Activity of ${curator.username}` }).click();
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
-    await expect(page.getByLabel('User').inputValue()).resolves.toBe(curator.username);
+    await expect(page.getByLabel('User', { exact: true }).inputValue()).resolves.toBe(curator.username);
     const table = page.getByRole('table', { name: 'Audit events, newest first' });
     const row = table.getByRole('row').filter({ hasText: uri });
     await row.first().waitFor();
@@ -249,9 +253,9 @@ describe('History, Revert this change and Activity', () => {
     await screenshot(page, 'activity');
 
     // The action filter narrows it further; the resource links to its page.
-    await page.getByLabel('Action').selectOption('version.create');
+    await page.getByLabel('Action', { exact: true }).selectOption('version.create');
     await page.getByRole('button', { name: 'Show activity' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('action')).toBe('"version.create"');
+    await expect.poll(() => new URL(page.url()).searchParams.get('action')).toBe('version.create');
     await page
       .getByText(/No events match these filters|Version created/)
       .first()
@@ -274,5 +278,6 @@ describe('History, Revert this change and Activity', () => {
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
     await expect(page.getByLabel('Repository view').inputValue()).resolves.toBe(String(viewId));
     await table.getByRole('row').nth(1).waitFor();
+    await context.close();
   });
 });

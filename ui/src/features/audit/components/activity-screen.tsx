@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useEventChannels } from '../../../app/live-events';
@@ -147,9 +147,13 @@ function EventRow({ event, viewName }: { event: AuditEvent; viewName: string | u
         )}
       </Table.Td>
       <Table.Td>
-        <Badge color={event.outcome === 'SUCCESS' ? 'green' : 'red'} variant="light">
-          {event.outcome === 'SUCCESS' ? 'Success' : 'Failure'}
-        </Badge>
+        {event.outcome === 'SUCCESS' ? (
+          <Text size="sm">Success</Text>
+        ) : (
+          <Text size="sm" c="red.9" fw={700}>
+            Failure
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         <Text size="sm" style={{ wordBreak: 'break-word' }}>
