@@ -237,7 +237,7 @@ describe('History, Revert this change and Activity', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
     await page.getByRole('link', { name: `Activity of ${curator.username}` }).click();
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
-    await expect(page.getByLabel('User', { exact: true }).inputValue()).resolves.toBe(curator.username);
+    await expect(page.getByRole('combobox', { name: 'User' }).inputValue()).resolves.toBe(curator.username);
     const table = page.getByRole('table', { name: 'Audit events, newest first' });
     const row = table.getByRole('row').filter({ hasText: uri });
     await row.first().waitFor();
