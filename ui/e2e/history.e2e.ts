@@ -256,10 +256,12 @@ describe('History, Revert this change and Activity', () => {
     await page.getByLabel('Action', { exact: true }).selectOption('version.create');
     await page.getByRole('button', { name: 'Show activity' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('action')).toBe('version.create');
-    await page
-      .getByText(/No events match these filters|Version created/)
+    await table
+      .getByRole('cell', { name: 'Version created' })
       .first()
+      .or(page.getByText('No events match these filters.'))
       .waitFor();
+    await expect(table.getByRole('cell', { name: 'Metadata changed' }).count()).resolves.toBe(0);
 
     // A date that is no date: the service's message, shown.
     await page.goto(
