@@ -74,6 +74,8 @@ import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { AuditService } from './audit/audit.service.js';
+import { revertRoutes } from './audit/revert/revert.routes.js';
+import { RevertService } from './audit/revert/revert.service.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -184,6 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     events: events.bus,
     renderCache: { maxBytes: config.renderCacheMiB * 1024 * 1024 },
     upkeep,
+    audit,
   });
   // Search (issue 28, DECISIONS.md §12): the view's index, searched by GET …/search and by QUERY/MEMBERS jobs.
   const search = new SearchService({
@@ -282,6 +285,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       repositoryViewRoutes(views),
       verificationRoutes(views),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
+      // "Revert this change" (issue 30): the inverse of one recorded metadata change, through its view.
+      revertRoutes(
+        new RevertService({
+          ledger: audit,
+          views,
+          context,
+          curatorsOf: async (viewId) => (await viewStore.findById(viewId))?.curatorIds,
+        }),
+      ),
       searchRoutes(views, search),
       spreadsheetExportRoutes(views, search, {
         concurrency: config.jobConcurrency,

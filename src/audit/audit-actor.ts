@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import type { AuditAction } from './audit-event.js';
+import type { AuditAction, AuditDetail } from './audit-event.js';
 
 /**
  * Who is changing things, for the ledger (DECISIONS.md §14). The repository only ever sees the view's
@@ -17,6 +17,8 @@ export interface AuditActor {
   readonly jobId?: number;
   /** What the writes done for this actor are (a job's writes are `job.apply` / `job.undo`). */
   readonly action?: AuditAction;
+  /** Added to the detail of every event recorded for this actor (a revert's `revertOf`). */
+  readonly detail?: AuditDetail;
   /**
    * Events recorded on this actor's behalf by whoever did the write (the embedded repository records in
    * the write's own database transaction): the view layer then records nothing itself, so each change is

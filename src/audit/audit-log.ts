@@ -19,6 +19,8 @@ export interface AuditLog {
   ): Promise<AuditEvent[]>;
   dropPending(txKey: string, executor?: Kysely<Database>): Promise<number>;
   notifyAppended(): void;
+  /** How many events a transaction holds (its commit's detail says; absent: 0 is told). */
+  pendingCount?(txKey: string): Promise<number>;
 }
 
 /** For services built without a ledger (unit tests, the CLI's offline commands): records nothing. */

@@ -139,6 +139,16 @@ export class AuditStore {
     return Number(result.numDeletedRows);
   }
 
+  /** How many events a transaction holds. */
+  async pendingCount(txKey: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('audit_pending')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('tx_key', '=', txKey)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async get(id: number): Promise<AuditEvent | undefined> {
     const row = await this.db.selectFrom('audit_events').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : toEvent(row);

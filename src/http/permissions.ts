@@ -101,6 +101,9 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'GET /repository-view-context/:type/:repositoryViewId/search/status': 'ROLE_CURATOR',
   'POST /repository-view-context/:type/:repositoryViewId/search/reindex': 'ROLE_CURATOR',
 
+  // "Revert this change" (DECISIONS.md §14): ADMIN, or a curator of the event's view (checked in the service).
+  'POST /audit/:id/revert': 'ROLE_CURATOR',
+
   // Each event is delivered only to whom may read it (src/events/event-audience.ts). GET /events also
   // accepts a one-time ticket instead of the header (events.routes.ts: TicketAuthorizer), never a token.
   'GET /events': 'ROLE_USER',

@@ -77,7 +77,7 @@ export function contextResourceRoutes(
         if (part.fieldname !== 'file') throw new BadRequestError('The file part must be named file');
         if (contextUri === undefined)
           throw new BadRequestError('Send contextUri (a query parameter, or a form part before the file)');
-        const session = service.sessionIn(opened, contextUri, caller);
+        const session = service.sessionIn(opened, contextUri, caller, request.id);
         refuseOverLimit();
         const filename = part.filename === '' ? 'upload' : part.filename;
         const context = await service

@@ -20,7 +20,13 @@ export function sessionOf(
   request: FastifyRequest<ContextRequest>,
   contextUri = request.query.contextUri,
 ): Promise<ContextSession> {
-  return service.open(request.params.type, request.params.repositoryViewId, contextUri, principalOf(request));
+  return service.open(
+    request.params.type,
+    request.params.repositoryViewId,
+    contextUri,
+    principalOf(request),
+    request.id,
+  );
 }
 
 export function schemaFor(

@@ -1,41 +1,43 @@
+import type { Readable } from 'node:stream';
+import type { Quad } from '@rdfjs/types';
+import type { AuditLog } from '../audit/audit-log.js';
+import { metadataChange } from '../audit/audit-triples.js';
 import type { Principal } from '../auth/roles.js';
 import type { DataVersion } from '../db/data-version.js';
 import { contextEvent } from '../events/change-events.js';
 import { NO_EVENTS, type EventAction, type EventBus } from '../events/event-bus.js';
+import { quad } from '../linked-data/rdf/terms.js';
 import type {
   BinaryContent,
-  ChildStatement,
   FixityResult,
   RepositoryKind,
-  TransactionInfo,
 } from '../repository-adapters/repository-adapter.js';
-import { featuresOf, requireFacet } from '../repository-adapters/repository-kinds.js';
+import { requireFacet } from '../repository-adapters/repository-kinds.js';
 import type { OpenedView, RepositoryViewService } from '../repository-views/repository-view.service.js';
 import { NO_UPKEEP, type IndexUpkeep } from '../search/indexing/index-upkeep.js';
 import { BadRequestError, ForbiddenError } from '../shared/errors.js';
+import { ContextAudit, type RecordAs } from './context-audit.js';
 import {
-  buildContext,
-  childTriples,
-  type RepositoryViewContext,
-  type TransactionDetails,
-} from './context-builder.js';
+  binaryUploaded,
+  childCreated,
+  digesting,
+  FIXITY_CHECKED,
+  queryUpdate,
+  VERSION_CREATED,
+  versionDeletion,
+  versionRestore,
+} from './context-audit-details.js';
+import { childTriples, type RepositoryViewContext, type TransactionDetails } from './context-builder.js';
+import { aboutContext, childStatements } from './context-input.js';
+import { details, renderContext } from './context-render.js';
 import { ancestorIris, irisToName, withNames, type IndexNames } from './context-names.js';
-import { resolveContextUri, tokenOf, type ResolvedContext } from './context-uri.js';
+import type { ContextSession } from './context-session.js';
+import { resolveContextUri } from './context-uri.js';
 import { queryHelp, vetContextUpdate } from './query.js';
 import { RenderCache, type RenderCacheLimits } from './render-cache.js';
-import { parseIri, parseObject, parseWireTriple, type WireTriple } from './triple-format.js';
-import type { Readable } from 'node:stream';
-import { DataFactory } from 'n3';
+import { parseObject, type WireTriple } from './triple-format.js';
 
-/** One request's view and resolved context. */
-export interface ContextSession {
-  readonly opened: OpenedView;
-  readonly context: ResolvedContext;
-  /** Who asks: some operations need more than the view's curator role. */
-  readonly caller: Principal;
-}
-
-const MAX_CHILD_TRIPLES = 1000;
+export type { ContextSession };
 
 export interface ContextServiceOptions {
   /**
@@ -48,6 +50,8 @@ export interface ContextServiceOptions {
   readonly events?: EventBus;
   /** Told of each write, so an external view's search index follows it (DECISIONS.md §12; default: nobody). */
   readonly upkeep?: IndexUpkeep;
+  /** Where each write is recorded (DECISIONS.md §14; default: nowhere). */
+  readonly audit?: AuditLog;
 }
 
 /**
@@ -59,6 +63,7 @@ export class ContextService {
   readonly renders: RenderCache | undefined;
   private readonly events: EventBus;
   private readonly upkeep: IndexUpkeep;
+  private readonly audit: ContextAudit;
 
   constructor(
     private readonly views: RepositoryViewService,
@@ -69,6 +74,7 @@ export class ContextService {
     const { dataVersion } = options;
     this.events = options.events ?? NO_EVENTS;
     this.upkeep = options.upkeep ?? NO_UPKEEP;
+    this.audit = new ContextAudit(options.audit);
     // A budget of 0 keeps nothing (SCRIPTORIUM_RENDER_CACHE_MIB=0).
     this.renders =
       dataVersion?.watchesRepository === true && options.renderCache?.maxBytes !== 0
@@ -81,13 +87,19 @@ export class ContextService {
     viewId: number,
     contextUri: string | undefined,
     caller: Principal,
+    requestId?: string,
   ): Promise<ContextSession> {
-    return this.sessionIn(await this.views.open(type, viewId, caller), contextUri, caller);
+    return this.sessionIn(await this.views.open(type, viewId, caller), contextUri, caller, requestId);
   }
 
   /** A session in a view already opened (and its permission checked) for this request. */
-  sessionIn(opened: OpenedView, contextUri: string | undefined, caller: Principal): ContextSession {
-    return { opened, context: resolveContextUri(opened.view.rootUri, contextUri), caller };
+  sessionIn(
+    opened: OpenedView,
+    contextUri: string | undefined,
+    caller: Principal,
+    requestId?: string,
+  ): ContextSession {
+    return { opened, context: resolveContextUri(opened.view.rootUri, contextUri), caller, requestId };
   }
 
   /** Opens the view only (GET /transaction and GET /query take no contextUri). */
@@ -104,9 +116,9 @@ export class ContextService {
     const { opened, context } = session;
     const rendered =
       this.renders === undefined || context.tx !== undefined || !RenderCache.covers(opened.adapter)
-        ? await this.build(session)
+        ? await renderContext(session)
         : await this.renders.render(opened.adapter, opened.metadataPrefixes, context.uri, () =>
-            this.build(session),
+            renderContext(session),
           );
     return this.named(session, rendered);
   }
@@ -130,36 +142,6 @@ export class ContextService {
     return withNames(rendered, ancestors, summaries);
   }
 
-  private async build(session: ContextSession): Promise<RepositoryViewContext> {
-    const { opened, context } = session;
-    const { adapter } = opened;
-    const transactionDetails =
-      context.tx === undefined
-        ? undefined
-        : details(await requireFacet(adapter, 'transactions').refresh(context.tx));
-    const description = await adapter.describe(context.uri, context.tx);
-    const isVersion = /\/fcr:versions\/[^/]+$/.test(context.uri);
-    const versions =
-      adapter.versions !== undefined && !isVersion && context.tx === undefined
-        ? await adapter.versions.list(context.uri)
-        : [];
-    // A version's label is listed with the original resource, not at the memento's own address.
-    const versionLabel = isVersion
-      ? (
-          await requireFacet(adapter, 'versions').list(context.uri.replace(/\/fcr:versions\/[^/]+$/, ''))
-        ).find((version) => version.uri === context.uri)?.name
-      : undefined;
-    return buildContext({
-      description,
-      isRoot: context.isRoot,
-      metadataPrefixes: opened.metadataPrefixes,
-      features: featuresOf(adapter),
-      versions,
-      transactionDetails,
-      versionLabel,
-    });
-  }
-
   async triples(session: ContextSession): Promise<WireTriple[]> {
     const context = await this.read(session);
     return [...context.properties, ...context.metadata];
@@ -175,19 +157,9 @@ export class ContextService {
 
   /** Creates ONE child container carrying the posted triples (their subjects are ignored). */
   async createChild(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
-    if (!Array.isArray(body)) throw new BadRequestError('The body must be a JSON array of triples');
-    if (body.length > MAX_CHILD_TRIPLES)
-      throw new BadRequestError(`At most ${MAX_CHILD_TRIPLES} triples can be posted at once`);
-    const statements: ChildStatement[] = body.map((item: unknown) => {
-      if (typeof item !== 'object' || item === null)
-        throw new BadRequestError('Each triple must be an object with predicate and object');
-      const { predicate, object } = item as Record<string, unknown>;
-      return { predicate: parseIri(predicate, 'predicate'), object: parseObject(object) };
-    });
-    const child = await session.opened.adapter.createChild(
-      session.context.uri,
-      statements,
-      session.context.tx,
+    const statements = childStatements(body);
+    const child = await this.audit.write(session, childCreated(statements), () =>
+      session.opened.adapter.createChild(session.context.uri, statements, session.context.tx),
     );
     this.changed(session, 'CREATE', child, 'Resource created');
     // The container changed too (its last-modified time, on most repositories).
@@ -196,10 +168,7 @@ export class ContextService {
   }
 
   async addMetadata(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
-    const triple = this.aboutContext(session, body);
-    await session.opened.adapter.updateTriples(session.context.uri, [], [triple], session.context.tx);
-    this.changed(session, 'UPDATE', session.context.uri, 'Metadata added');
-    this.indexWritten(session, session.context.uri);
+    await this.writeTriples(session, [], [aboutContext(session, body)], 'Metadata added');
     return this.read(session);
   }
 
@@ -210,20 +179,37 @@ export class ContextService {
     value: string | undefined,
   ): Promise<RepositoryViewContext> {
     if (value === undefined) throw new BadRequestError('The query parameter value is required');
-    const old = this.aboutContext(session, body);
-    const replacement = DataFactory.quad(old.subject, old.predicate, parseObject(value) as typeof old.object);
-    await session.opened.adapter.updateTriples(session.context.uri, [old], [replacement], session.context.tx);
-    this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated');
-    this.indexWritten(session, session.context.uri);
+    const old = aboutContext(session, body);
+    const replacement = quad(old.subject, old.predicate, parseObject(value) as typeof old.object);
+    await this.writeTriples(session, [old], [replacement], 'Metadata updated');
     return this.read(session);
   }
 
   async deleteMetadata(session: ContextSession, body: unknown): Promise<RepositoryViewContext> {
-    const triple = this.aboutContext(session, body);
-    await session.opened.adapter.updateTriples(session.context.uri, [triple], [], session.context.tx);
-    this.changed(session, 'UPDATE', session.context.uri, 'Metadata deleted');
-    this.indexWritten(session, session.context.uri);
+    await this.writeTriples(session, [aboutContext(session, body)], [], 'Metadata deleted');
     return this.read(session);
+  }
+
+  /**
+   * Removes then adds triples of the context (one PATCH), recorded as `metadata.update` unless
+   * `recordAs` says otherwise (a revert), announced with `message`. With `ifMatch`, only if the resource is unchanged.
+   */
+  async writeTriples(
+    session: ContextSession,
+    removed: readonly Quad[],
+    added: readonly Quad[],
+    message: string,
+    options: { ifMatch?: string | undefined; recordAs?: RecordAs } = {},
+  ): Promise<void> {
+    const { uri, tx } = session.context;
+    await this.audit.write(
+      session,
+      { action: 'metadata.update', detail: () => metadataChange(removed, added) },
+      () => session.opened.adapter.updateTriples(uri, removed, added, tx, { ifMatch: options.ifMatch }),
+      this.audit.actorOf(session, options.recordAs),
+    );
+    this.changed(session, 'UPDATE', uri, message);
+    this.indexWritten(session, uri);
   }
 
   /** A vetted SPARQL Update, re-generated from its parsed terms (ADMIN only, by the permission table). */
@@ -233,7 +219,10 @@ export class ContextService {
         'The body must be a JSON string (or application/sparql-update text) holding the update',
       );
     const update = vetContextUpdate(body, session.context.uri);
-    await session.opened.adapter.runUpdate(session.context.uri, update, session.context.tx);
+    const { adapter } = session.opened;
+    const { uri, tx } = session.context;
+    const updated = await queryUpdate(adapter, uri, tx, update);
+    await this.audit.write(session, updated, () => adapter.runUpdate(uri, update, tx));
     this.changed(session, 'UPDATE', session.context.uri, 'Metadata updated by a query');
     this.indexWritten(session, session.context.uri);
     return this.read(session);
@@ -247,7 +236,17 @@ export class ContextService {
     session: ContextSession,
     file: { content: Readable; filename: string; contentType: string },
   ): Promise<RepositoryViewContext> {
-    const binary = await session.opened.adapter.uploadBinary(session.context.uri, file, session.context.tx);
+    const bytes = digesting(file.content);
+    const binary = await this.audit.write(
+      session,
+      binaryUploaded(file, () => bytes.sent()),
+      () =>
+        session.opened.adapter.uploadBinary(
+          session.context.uri,
+          { ...file, content: bytes.content },
+          session.context.tx,
+        ),
+    );
     this.changed(session, 'CREATE', binary, 'File uploaded');
     this.indexWritten(session, binary, session.context.uri);
     return this.read(session);
@@ -261,7 +260,9 @@ export class ContextService {
     // Deleting the root empties the whole view (its versions go too): an administrator's decision.
     if (session.context.isRoot && session.caller.role !== 'ROLE_ADMIN')
       throw new ForbiddenError('Only an administrator may delete the root of a repository view');
-    await session.opened.adapter.delete(session.context.uri, session.context.tx);
+    await this.audit.write(session, { action: 'resource.delete', detail: () => ({}) }, () =>
+      session.opened.adapter.delete(session.context.uri, session.context.tx),
+    );
     this.changed(session, 'DELETE', session.context.uri, 'Resource deleted');
     this.indexDeleted(session, session.context.uri);
     if (session.context.tx !== undefined)
@@ -269,7 +270,10 @@ export class ContextService {
   }
 
   async fixity(session: ContextSession): Promise<FixityResult> {
-    return requireFacet(session.opened.adapter, 'fixity').check(session.context.uri, session.context.tx);
+    const fixity = requireFacet(session.opened.adapter, 'fixity');
+    return this.audit.write(session, FIXITY_CHECKED, () =>
+      fixity.check(session.context.uri, session.context.tx),
+    );
   }
 
   async startTransaction(opened: OpenedView): Promise<TransactionDetails> {
@@ -283,14 +287,16 @@ export class ContextService {
 
   async commitTransaction(session: ContextSession): Promise<void> {
     const tx = requireTx(session);
-    await transactionsOf(session).commit(tx);
+    const transactions = transactionsOf(session);
+    await this.audit.commit(session, tx, () => transactions.commit(tx));
     this.changed(session, 'UPDATE', session.context.uri, 'Transaction committed', false);
     this.upkeep.transactionEnded(writtenView(session), tx.id, true);
   }
 
   async rollbackTransaction(session: ContextSession): Promise<void> {
     const tx = requireTx(session);
-    await transactionsOf(session).rollback(tx);
+    const transactions = transactionsOf(session);
+    await this.audit.rollback(session, tx, () => transactions.rollback(tx));
     this.changed(session, 'UPDATE', session.context.uri, 'Transaction rolled back', false);
     this.upkeep.transactionEnded(writtenView(session), tx.id, false);
   }
@@ -301,14 +307,19 @@ export class ContextService {
       throw new BadRequestError(
         'A version name must be at most 200 characters without spaces, slashes, ? or #',
       );
-    const version = await requireFacet(session.opened.adapter, 'versions').create(session.context.uri, label);
+    const versions = requireFacet(session.opened.adapter, 'versions');
+    const version = await this.audit.write(session, VERSION_CREATED, () =>
+      versions.create(session.context.uri, label),
+    );
     this.changed(session, 'CREATE', version.uri, 'Version created');
     return this.read(session);
   }
 
   /** Restores the resource a memento belongs to; answers the restored resource's context. */
   async restoreVersion(session: ContextSession): Promise<RepositoryViewContext> {
-    const resource = await requireFacet(session.opened.adapter, 'versions').restore(session.context.uri);
+    const versions = requireFacet(session.opened.adapter, 'versions');
+    const restored = await versionRestore(session.opened.adapter, session.context.uri);
+    const resource = await this.audit.write(session, restored, () => versions.restore(session.context.uri));
     const context = resolveContextUri(session.opened.view.rootUri, resource);
     this.changed(session, 'UPDATE', context.uri, 'Version restored');
     this.indexWritten({ ...session, context }, context.uri);
@@ -316,7 +327,9 @@ export class ContextService {
   }
 
   async deleteVersion(session: ContextSession): Promise<void> {
-    await requireFacet(session.opened.adapter, 'versions').delete(session.context.uri);
+    const versions = requireFacet(session.opened.adapter, 'versions');
+    const deletion = await versionDeletion(versions, session.context.uri);
+    await this.audit.write(session, deletion, () => versions.delete(session.context.uri));
     this.changed(session, 'DELETE', session.context.uri, 'Version deleted');
   }
 
@@ -344,29 +357,11 @@ export class ContextService {
   private indexDeleted(session: ContextSession, uri: string): void {
     this.upkeep.written(writtenView(session), { uris: [uri], deleted: true, txId: session.context.tx?.id });
   }
-
-  /** A body triple about the context itself (its subject may be given relative to the view's root). */
-  private aboutContext(session: ContextSession, body: unknown) {
-    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-      const subject = (body as { subject?: unknown }).subject;
-      if (typeof subject === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(subject)) {
-        body = { ...body, subject: resolveContextUri(session.opened.view.rootUri, subject).uri };
-      }
-    }
-    const triple = parseWireTriple(body);
-    if (triple.subject.value !== session.context.uri)
-      throw new BadRequestError(`A triple's subject must be the context ${session.context.uri}`);
-    return triple;
-  }
 }
 
 function writtenView(session: ContextSession) {
   const { opened } = session;
   return { viewId: opened.view.id, rootUri: opened.view.rootUri, adapter: opened.adapter };
-}
-
-function details(info: TransactionInfo): TransactionDetails {
-  return { token: tokenOf({ id: info.id }), expiration: info.expiresAt };
 }
 
 /** Asked for after the token is checked, so that a missing token is reported first, as before. */
