@@ -93,6 +93,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revert one metadata change: its inverse written as a new change (metadata.revert), only while the resource still shows it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                AuditEvent?: {
+                                    /** @enum {string} */
+                                    action?: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "auth.login";
+                                    contextUri?: string | null;
+                                    detail?: {
+                                        [key: string]: unknown;
+                                    };
+                                    hash?: string;
+                                    id?: number;
+                                    jobId?: number | null;
+                                    /** @enum {string} */
+                                    outcome?: "SUCCESS" | "FAILURE";
+                                    repositoryViewId?: number | null;
+                                    requestId?: string | null;
+                                    /** Format: date-time */
+                                    time?: string;
+                                    username?: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit/verify": {
         parameters: {
             query?: never;
