@@ -139,6 +139,9 @@ describe('History, Revert this change and Activity', () => {
     await expect(all.getByRole('listitem', { name: /by / }).first().getAttribute('aria-label')).resolves.toBe(
       `Change reverted by ${curator.username}`,
     );
+    await page
+      .getByRole('heading', { level: 2, name: 'History' })
+      .evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'history');
     await context.close();
   });
