@@ -39,6 +39,7 @@ export default defineConfig({
         '/repository-view',
         '/curation-job',
         '/events',
+        '/audit',
       ].map((prefix) => [prefix, 'http://127.0.0.1:8080']),
     ),
   },

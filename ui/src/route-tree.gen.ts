@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as SignInRouteImport } from './routes/sign-in'
+import { Route as AppActivityRouteImport } from './routes/_app/activity'
 import { Route as AppInternalMetadataRouteImport } from './routes/_app/internal-metadata'
 import { Route as AppOperatorsRouteImport } from './routes/_app/operators'
 import { Route as AppSchemasRouteImport } from './routes/_app/schemas'
@@ -38,6 +39,11 @@ const SignInRoute = SignInRouteImport.update({
   id: '/sign-in',
   path: '/sign-in',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AppActivityRoute = AppActivityRouteImport.update({
+  id: '/activity',
+  path: '/activity',
+  getParentRoute: () => AppRoute,
 } as any)
 const AppInternalMetadataRoute = AppInternalMetadataRouteImport.update({
   id: '/internal-metadata',
@@ -103,6 +109,7 @@ const AppViewsViewIdSearchRoute = AppViewsViewIdSearchRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/sign-in': typeof SignInRoute
+  '/activity': typeof AppActivityRoute
   '/internal-metadata': typeof AppInternalMetadataRoute
   '/operators': typeof AppOperatorsRoute
   '/schemas': typeof AppSchemasRoute
@@ -119,6 +126,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/sign-in': typeof SignInRoute
+  '/activity': typeof AppActivityRoute
   '/internal-metadata': typeof AppInternalMetadataRoute
   '/operators': typeof AppOperatorsRoute
   '/schemas': typeof AppSchemasRoute
@@ -137,6 +145,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_app': typeof AppRouteWithChildren
   '/sign-in': typeof SignInRoute
+  '/_app/activity': typeof AppActivityRoute
   '/_app/internal-metadata': typeof AppInternalMetadataRoute
   '/_app/operators': typeof AppOperatorsRoute
   '/_app/schemas': typeof AppSchemasRoute
@@ -155,6 +164,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/sign-in'
+    | '/activity'
     | '/internal-metadata'
     | '/operators'
     | '/schemas'
@@ -171,6 +181,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/sign-in'
+    | '/activity'
     | '/internal-metadata'
     | '/operators'
     | '/schemas'
@@ -188,6 +199,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_app'
     | '/sign-in'
+    | '/_app/activity'
     | '/_app/internal-metadata'
     | '/_app/operators'
     | '/_app/schemas'
@@ -230,6 +242,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/sign-in'
       preLoaderRoute: typeof SignInRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_app/activity': {
+      id: '/_app/activity'
+      path: '/activity'
+      fullPath: '/activity'
+      preLoaderRoute: typeof AppActivityRouteImport
+      parentRoute: typeof AppRoute
     }
     '/_app/internal-metadata': {
       id: '/_app/internal-metadata'
@@ -319,6 +338,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppRouteChildren {
+  AppActivityRoute: typeof AppActivityRoute
   AppInternalMetadataRoute: typeof AppInternalMetadataRoute
   AppOperatorsRoute: typeof AppOperatorsRoute
   AppSchemasRoute: typeof AppSchemasRoute
@@ -334,6 +354,7 @@ interface AppRouteChildren {
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppActivityRoute: AppActivityRoute,
   AppInternalMetadataRoute: AppInternalMetadataRoute,
   AppOperatorsRoute: AppOperatorsRoute,
   AppSchemasRoute: AppSchemasRoute,

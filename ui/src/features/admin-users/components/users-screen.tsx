@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { formErrorsOf } from '../../../api/form-errors';
 import { readSession } from '../../../api/session';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { ButtonLink } from '../../../components/links';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { ROLES, useCreateUser, useDeleteUser, useUpdateUser, usersQuery, type User } from '../api';
 import { newUserSchema, userSchema, type NewUserValues } from '../forms/user.schema';
@@ -75,6 +76,15 @@ export function UsersScreen() {
                       >
                         Edit
                       </Button>
+                      <ButtonLink
+                        to="/activity"
+                        search={{ username: user.username }}
+                        size="xs"
+                        variant="default"
+                        aria-label={`Activity of ${user.username}`}
+                      >
+                        Activity
+                      </ButtonLink>
                       <ConfirmAction
                         size="xs"
                         label="Delete"

@@ -58,6 +58,17 @@ export function ViewsList({ admin, curator }: { admin: boolean; curator: boolean
                         Edit
                       </ButtonLink>
                       {admin && (
+                        <ButtonLink
+                          to="/activity"
+                          search={{ viewId: view.id ?? undefined }}
+                          variant="default"
+                          size="xs"
+                          aria-label={`Activity of ${view.name}`}
+                        >
+                          Activity
+                        </ButtonLink>
+                      )}
+                      {admin && (
                         <ConfirmAction
                           size="xs"
                           label="Delete"

@@ -17,8 +17,20 @@ function formatTime(time: string): string {
   return Number.isNaN(date.getTime()) ? time : date.toLocaleString();
 }
 
-/** The `Versions` region: the resource's versions, `Create version`, restore and delete (both ask first). */
-export function VersionsSection({ resource, context }: { resource: ResourceRef; context: Context }) {
+/**
+ * The `Versions` region: the resource's versions (with who created each, when the route knows it from the
+ * audit trail), `Create version`, restore and delete (both ask first).
+ */
+export function VersionsSection({
+  resource,
+  context,
+  createdBy,
+}: {
+  resource: ResourceRef;
+  context: Context;
+  /** The username that created a version, if known. */
+  createdBy?: (version: { uri: string; name: string }) => string | undefined;
+}) {
   const headingId = useId();
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
@@ -70,6 +82,7 @@ export function VersionsSection({ resource, context }: { resource: ResourceRef; 
             <Table.Tbody>
               {versions.map((version) => {
                 const uri = version.triple.object;
+                const creator = createdBy?.({ uri, name: version.name });
                 return (
                   <Table.Tr key={uri}>
                     <Table.Td>
@@ -79,6 +92,7 @@ export function VersionsSection({ resource, context }: { resource: ResourceRef; 
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{formatTime(version.time)}</Text>
+                      {creator !== undefined && <Text size="xs">created by {creator}</Text>}
                     </Table.Td>
                     <Table.Td>
                       <Group gap="xs" wrap="nowrap">

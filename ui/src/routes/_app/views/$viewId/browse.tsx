@@ -1,18 +1,23 @@
 import { Box, Divider, Group, Stack } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { z } from 'zod';
 import type { ResourceRef } from '../../../../api/context-uri';
 import { isAdmin, readSession } from '../../../../api/session';
 import { AnchorLink } from '../../../../components/links';
 import { ErrorScreen, PendingScreen } from '../../../../components/query-states';
 import { contextQuery, schemasQuery, viewQuery } from '../../../../features/browser/api';
+import { HistorySection } from '../../../../features/audit/components/history-section';
+import type { TermFormat } from '../../../../features/audit/components/triple-diff';
+import { useVersionCreators } from '../../../../features/audit/version-creators';
 import { ChildrenSection } from '../../../../features/browser/components/children-section';
 import { MetadataSection } from '../../../../features/browser/components/metadata-section';
 import { ResourceHeader } from '../../../../features/browser/components/resource-header';
 import { SparqlBox } from '../../../../features/browser/components/sparql-box';
+import { TermView } from '../../../../features/browser/components/term-view';
 import { useLiveContexts } from '../../../../features/browser/live';
+import { compactIri } from '../../../../features/browser/terms';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
 import { StartJobButton } from '../../../../features/jobs/components/start-job-button';
 import { BrowserSearchBox } from '../../../../features/search/components/search-box';
@@ -84,6 +89,15 @@ function BrowsePage() {
   const { data: context, dataUpdatedAt } = useSuspenseQuery(contextQuery(resource));
   const schemas = useMemo(() => schemasOfView(view, allSchemas), [view, allSchemas]);
   const prefixes = useMemo(() => prefixesOf(schemas), [schemas]);
+  // History shows triples as the Metadata section does: the view's prefixes, the same value formatting.
+  const compact = useCallback((iri: string) => compactIri(iri, prefixes), [prefixes]);
+  const format: TermFormat = useMemo(
+    () => ({ compact, renderObject: (wire) => <TermView wire={wire} prefixes={prefixes} /> }),
+    [compact, prefixes],
+  );
+  // The ledger names a resource by its IRI (the root's too).
+  const iri = context.triple?.subject ?? uri ?? view.rootUri;
+  const versionCreator = useVersionCreators(resource.view, iri, !context.isVersion);
   useLiveContexts(id);
   const session = readSession();
   const admin = isAdmin(session);
@@ -120,7 +134,14 @@ function BrowsePage() {
       {!context.resource && !context.isVersion && (
         <SpreadsheetSection resource={resource} canImport={curator} />
       )}
-      <VersionsSection resource={resource} context={context} />
+      <VersionsSection resource={resource} context={context} createdBy={versionCreator} />
+      <HistorySection
+        view={resource.view}
+        contextUri={iri}
+        isVersion={context.isVersion}
+        format={format}
+        canRevert={curator}
+      />
       {admin && (
         <>
           <Divider />
