@@ -159,6 +159,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit/premis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A view’s (or one resource’s) audit events as PREMIS 3.0 XML, or ?format=ttl as PREMIS 3 RDF (not an envelope; errors are envelopes) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description One resource (absent: every resource of the view) */
+                    contextUri?: string;
+                    /** @description xml (PREMIS 3.0 XML) or ttl (PREMIS 3 RDF as Turtle) */
+                    format?: string;
+                    /** @description The repository view (required) */
+                    repositoryViewId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: never;
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit/verify": {
         parameters: {
             query?: never;
