@@ -108,7 +108,12 @@ export function binaryUploaded(
 export const FIXITY_CHECKED: AuditedWrite<FixityResult> = {
   action: 'fixity.check',
   immediate: true,
-  detail: (report) => ({ status: report.status, digest: report.messageDigest, size: report.size }),
+  // The size in bytes as a number, as every other detail gives it (the report has it as text).
+  detail: (report) => ({
+    status: report.status,
+    digest: report.messageDigest,
+    size: /^\d+$/.test(report.size) ? Number(report.size) : report.size,
+  }),
   outcome: (report) => (report.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE'),
 };
 
@@ -141,6 +146,8 @@ export async function versionRestore(
   const change = await readAround(adapter, resourceOf(memento), undefined);
   return {
     action: 'version.restore',
+    // The repository writes the resource anew: it records that as the restore it is.
+    asActor: true,
     contextUri: (resource) => resource,
     detail: (resource) => change(resource),
   };

@@ -89,7 +89,7 @@ describe.each([
     expectByCurator(site, checked[0], binary);
     expect(checked[0]).toMatchObject({
       action: 'fixity.check',
-      detail: { status: 'SUCCESS', digest: sha512('hello, ledger'), size: '13' },
+      detail: { status: 'SUCCESS', digest: sha512('hello, ledger'), size: 13 },
     });
 
     const gone = await recordedDuring(site, () => asCurator(site, 'DELETE', `?${q(container)}`));

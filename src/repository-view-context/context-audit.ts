@@ -20,6 +20,8 @@ export interface AuditedWrite<T> {
   readonly outcome?: (result: T) => AuditEntry['outcome'];
   /** Recorded at once even inside a transaction (a check is not a change the transaction holds). */
   readonly immediate?: boolean;
+  /** The actor carries the action, so that a repository recording the write records it as this one. */
+  readonly asActor?: boolean;
 }
 
 /**
@@ -52,7 +54,10 @@ export class ContextAudit {
     session: ContextSession,
     write: AuditedWrite<T>,
     work: () => Promise<T>,
-    actor: AuditActor = this.actorOf(session),
+    actor: AuditActor = this.actorOf(
+      session,
+      write.asActor === true ? { action: write.action, detail: {} } : undefined,
+    ),
   ): Promise<T> {
     const result = await runAs(actor, work);
     if (actor.recorded > 0) return result;
