@@ -72,13 +72,7 @@ import { UserService } from './users/user.service.js';
 import { UserStore } from './users/user.store.js';
 import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
-import { auditRoutes } from './audit/audit.routes.js';
-import { AuditService } from './audit/audit.service.js';
-import { AuditTail } from './audit/audit-tail.js';
-import { premisEvents } from './audit/premis/premis-source.js';
-import { premisRoutes } from './audit/premis/premis.routes.js';
-import { revertRoutes } from './audit/revert/revert.routes.js';
-import { RevertService } from './audit/revert/revert.service.js';
+import { auditHttp } from './audit/audit-http.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -278,9 +272,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         );
 
   const dataVersion = dataVersionOf(db);
-  // The `audit` channel of /events: each committed ledger event, read by every instance for its own streams.
-  const auditTail = new AuditTail(audit, events.hub, {
+  const auditing = auditHttp({
+    ledger: audit,
+    views,
+    context,
+    curatorsOf: async (viewId) => (await viewStore.findById(viewId))?.curatorIds,
+    hub: events.hub,
     changes: dialect === 'postgres' ? dataVersion : undefined,
+    publicUrl: config.publicUrl,
     warn: (message) => {
       warn(message);
     },
@@ -301,18 +300,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       schemaRoutes(schemas),
       repositoryViewRoutes(views),
       verificationRoutes(views),
-      // GET /audit/premis: the ledger as PREMIS, read as GET /audit reads a view (premis-source.ts).
-      premisRoutes((query, caller) => premisEvents(audit, views, query, caller), config.publicUrl),
       contextRoutes(context, { maxFileBytes: config.repositoryMaxBinaryBytes }),
-      // "Revert this change" (issue 30): the inverse of one recorded metadata change, through its view.
-      revertRoutes(
-        new RevertService({
-          ledger: audit,
-          views,
-          context,
-          curatorsOf: async (viewId) => (await viewStore.findById(viewId))?.curatorIds,
-        }),
-      ),
       searchRoutes(views, search),
       spreadsheetExportRoutes(views, search, {
         concurrency: config.jobConcurrency,
@@ -320,7 +308,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       }),
       jobs.routes,
       searchIndexRoutes(searchIndexing),
-      auditRoutes(new AuditService(audit, views)),
+      // The audit trail (issue 30): GET /audit, /audit/verify, /audit/premis, POST /audit/:id/revert.
+      ...auditing.routes,
       eventRoutes({
         hub: events.hub,
         audience: new AudienceCheck(async (viewId) => (await viewStore.findById(viewId))?.curatorIds),
@@ -376,7 +365,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await reaper?.stop();
     await repository?.updates.close();
     await agents.close();
-    await auditTail.stop();
+    await auditing.tail.stop();
     await events.close();
     await db.destroy();
   });
@@ -395,7 +384,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
     }
     await jobs.start();
-    await auditTail.start();
+    await auditing.tail.start();
     // After the default view exists: its first indexing starts at once.
     feed?.start();
   } catch (error) {
