@@ -38,13 +38,23 @@ export function resourceEntry(
 ): AuditEntry {
   const iri = who.mapper.external(path);
   const asked = who.actor?.contextUri;
+  const replaced = who.actor?.action !== undefined && REPLACEABLE.has(action) ? who.actor.action : action;
+  // A job's creation or deletion keeps saying so under the job's action (a `+` row, its undo).
+  const marked =
+    replaced === action
+      ? detail
+      : action === 'resource.create'
+        ? { ...detail, created: true }
+        : action === 'resource.delete'
+          ? { ...detail, deleted: true }
+          : detail;
   return {
     ...base(who),
-    action: who.actor?.action !== undefined && REPLACEABLE.has(action) ? who.actor.action : action,
+    action: replaced,
     // The view's spelling of the resource when it names this one (a container with or without its slash).
     contextUri: asked !== undefined && withoutSlash(asked) === withoutSlash(iri) ? asked : iri,
     outcome,
-    detail: withActorDetail(who, detail),
+    detail: withActorDetail(who, marked),
   };
 }
 
