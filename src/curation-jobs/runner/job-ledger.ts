@@ -1,12 +1,10 @@
-import type { Quad, Term } from '@rdfjs/types';
 import type { Kysely } from 'kysely';
 import { newActor, runAs, type AuditActor } from '../../audit/audit-actor.js';
 import type { AuditAction, AuditDetail, AuditEntry } from '../../audit/audit-event.js';
 import type { AuditLog } from '../../audit/audit-log.js';
+import { tripleLines } from '../../audit/audit-triples.js';
 import type { Database } from '../../db/database.js';
-import { isServerManaged } from '../../linked-data/rdf/server-managed.js';
 import { namedNode, quad } from '../../linked-data/rdf/terms.js';
-import { termText } from '../../repository-view-context/triple-format.js';
 import type { CurationJobStore, JobRecord } from '../curation-job.store.js';
 import type { NewJobItem } from '../curation-job-items.store.js';
 import { isNewChildKey, type StoredChange } from '../work/job-work.js';
@@ -224,17 +222,4 @@ function writeEventOf(
 
 function isEmptyChange(change: StoredChange): boolean {
   return change.remove.length === 0 && change.add.length === 0;
-}
-
-/** `<s> <p> <o> .` lines, sorted, each once, server-managed statements left out (DECISIONS.md §14). */
-export function tripleLines(quads: readonly Quad[]): string[] {
-  const lines = new Set<string>();
-  for (const q of quads)
-    if (!isServerManaged(q.predicate.value, q.object))
-      lines.add(`${termLine(q.subject)} ${termLine(q.predicate)} ${termLine(q.object)} .`);
-  return [...lines].sort();
-}
-
-function termLine(term: Term): string {
-  return term.termType === 'NamedNode' ? `<${term.value}>` : termText(term);
 }
