@@ -10,6 +10,9 @@ const PAGE = 500;
 /** How often the ledger is read anyway: another instance's appends, or a recorder that told nobody. */
 export const AUDIT_TAIL_POLL_MS = 1000;
 
+/** How long a wake-up waits for more appends before reading (they are read together). */
+export const AUDIT_TAIL_BATCH_MS = 100;
+
 /** The `audit` channel's event for one ledger event (DECISIONS.md §10, §14): administrators only. */
 export function auditChannelEvent(event: AuditEvent): ServiceEvent {
   return {
@@ -46,6 +49,7 @@ export class AuditTail {
   private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  private batch: NodeJS.Timeout | undefined;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -68,12 +72,24 @@ export class AuditTail {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.batch);
     for (const stop of this.unsubscribe.splice(0)) stop();
     await this.reading;
   }
 
-  /** Reads the ledger soon (now, or once the read under way ends). */
+  /**
+   * Reads the ledger soon: within {@link AUDIT_TAIL_BATCH_MS}, so a burst of appends (every audited write
+   * wakes the tail) costs one read, not one per write.
+   */
   readonly wake = (): void => {
+    if (this.stopped || this.batch !== undefined) return;
+    this.batch = setTimeout(this.readNow, AUDIT_TAIL_BATCH_MS);
+    this.batch.unref();
+  };
+
+  /** Reads the ledger now, or once the read under way ends. */
+  private readonly readNow = (): void => {
+    this.batch = undefined;
     if (this.stopped) return;
     if (this.reading !== undefined) {
       this.again = true;
@@ -83,7 +99,7 @@ export class AuditTail {
       this.reading = undefined;
       if (this.again && !this.stopped) {
         this.again = false;
-        this.wake();
+        this.readNow();
       }
     });
   };

@@ -111,7 +111,12 @@ describe(`/rest redeems the service's actor (${testDialect})`, () => {
       });
     }
     expect(written[0]!.contextUri).toBe(`${BASE}/job-target/`);
-    expect(written[0]!.detail).toEqual({ removed: [], added: [`<${BASE}/job-target> <${TITLE}> "t" .`] });
+    // A creation under the job's action still says it created the resource.
+    expect(written[0]!.detail).toEqual({
+      removed: [],
+      added: [`<${BASE}/job-target> <${TITLE}> "t" .`],
+      created: true,
+    });
     // Another resource than the actor's: the event names the one written.
     expect(written[1]!.contextUri).toMatch(new RegExp(`^${BASE}/job-target/[0-9a-f-]{36}$`));
     expect(written[2]!.contextUri).toBe(`${BASE}/job-target/`);
