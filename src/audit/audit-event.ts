@@ -3,8 +3,11 @@
  * an append-only ledger, chained by SHA-256 so that an edit behind the service's back is found.
  */
 
-/** Every action the ledger records. Filters name these exactly (an unknown one is INVALID). */
-export const AUDIT_ACTIONS = [
+/**
+ * The changes of a view's resources (and the transactions and jobs that make them): what a view's curators
+ * may read of the ledger.
+ */
+export const RESOURCE_ACTIONS = [
   // A repository resource, through a view (the signed-in user) or straight through /rest (its Basic user).
   'resource.create',
   'metadata.update',
@@ -20,7 +23,12 @@ export const AUDIT_ACTIONS = [
   // Curation jobs: one event per resource a job's apply or undo wrote, with its job id.
   'job.apply',
   'job.undo',
-  // Configuration.
+] as const;
+
+/** Every action the ledger records. Filters name these exactly (an unknown one is INVALID). */
+export const AUDIT_ACTIONS = [
+  ...RESOURCE_ACTIONS,
+  // Configuration: an administrator's only, whatever view it names.
   'repository-view.create',
   'repository-view.update',
   'repository-view.delete',

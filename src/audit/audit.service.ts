@@ -1,7 +1,12 @@
 import type { Principal } from '../auth/roles.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { AuditStore } from './audit.store.js';
-import type { AuditAction, AuditEvent, AuditVerification, AuditViewScope } from './audit-event.js';
+import {
+  RESOURCE_ACTIONS,
+  type AuditEvent,
+  type AuditVerification,
+  type AuditViewScope,
+} from './audit-event.js';
 import { checkAuditQuery, type AuditQueryText } from './audit-query.js';
 
 /** What the ledger's readers need of the views (RepositoryViewService): their roots, and who curates them. */
@@ -11,26 +16,6 @@ export interface AuditViews {
   /** The views `caller` may see (a curator: those they curate). */
   list(caller: Principal): Promise<readonly { readonly id: number; readonly rootUri: string }[]>;
 }
-
-/**
- * What a view's curators may read: the changes of its resources. Configuration events and failed sign-ins
- * are an administrator's only, whatever view they name.
- */
-export const RESOURCE_ACTIONS: readonly AuditAction[] = [
-  'resource.create',
-  'metadata.update',
-  'metadata.revert',
-  'binary.upload',
-  'resource.delete',
-  'version.create',
-  'version.restore',
-  'version.delete',
-  'transaction.commit',
-  'transaction.rollback',
-  'fixity.check',
-  'job.apply',
-  'job.undo',
-];
 
 /**
  * Reading the ledger (DECISIONS.md §14). An ADMIN reads everything; a CURATOR reads the events of the views
