@@ -17,10 +17,18 @@ import { TITLE } from '../../test/support/embedded-repository/conformance.js';
  * (issue 30): the last event read and the insert, and on PostgreSQL first the ledger's lock.
  */
 const LEDGER = testDialect === 'postgres' ? 3 : 2;
+/** The `audit` channel's read of new events (audit-tail.ts). */
+const TAIL_READ = 'select * from "audit_events" where "id" > ';
 let t: TestApp;
 let queries = 0;
 beforeAll(async () => {
-  t = await buildRepositoryApp(WITHOUT_SEARCH_FEED, { onQuery: () => (queries += 1) });
+  t = await buildRepositoryApp(WITHOUT_SEARCH_FEED, {
+    // Not the audit channel's reads of the ledger: they run on a timer and on the change signal,
+    // whenever they fall, and are no statement of the write.
+    onQuery: (sql) => {
+      if (!sql.startsWith(TAIL_READ)) queries += 1;
+    },
+  });
 });
 afterAll(async () => {
   await t.close();
