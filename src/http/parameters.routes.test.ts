@@ -27,6 +27,7 @@ function messageFor(url: string, parameter: string): string {
   if (url.startsWith('/schema/')) return 'A schema id must be a positive integer';
   if (url.startsWith('/repository-view/')) return VIEW_ID;
   if (url.startsWith('/curation-job/')) return 'The curation job id must be a positive integer';
+  if (url.startsWith('/audit/')) return 'The audit event id must be a positive integer';
   throw new Error(`No expected message for ${parameter} of ${url}`);
 }
 
@@ -186,7 +187,12 @@ describe('what the services receive', () => {
       ['changes', [7, ADMIN, { offset: 0, limit: 1000 }]],
     ],
     ['POST', '/curation-job/7/apply', ['apply', [7, ADMIN]]],
-    ['GET', '/repository-view-context/LDP/7?contextUri=a', ['open', ['LDP', 7, 'a', ADMIN]]],
+    // (and the request's id, for the ledger)
+    [
+      'GET',
+      '/repository-view-context/LDP/7?contextUri=a',
+      ['open', ['LDP', 7, 'a', ADMIN, expect.any(String) as unknown as string]],
+    ],
     ['GET', '/repository-view-context/FEDORA/7/query', ['openView', ['FEDORA', 7, ADMIN]]],
   ] as const)('%s %s hands the service numbers', async (method, url, call) => {
     const { status, calls } = await callsOf(method, url);
