@@ -131,21 +131,31 @@ export interface paths {
                             payload?: {
                                 AuditEvent?: {
                                     /** @enum {string} */
-                                    action?: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "auth.login";
-                                    contextUri?: string | null;
-                                    detail?: {
+                                    action: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "auth.login";
+                                    /** @description The resource’s IRI */
+                                    contextUri: string | null;
+                                    /** @description Metadata: {removed, added} N-Triples lines; binary.upload: {digest, size, mimeType, filename}; versions: {version, label}; configuration: {id, name, fields}; never a credential */
+                                    detail: {
                                         [key: string]: unknown;
                                     };
-                                    hash?: string;
-                                    id?: number;
-                                    jobId?: number | null;
+                                    /** @description SHA-256 (hex) over the event’s canonical JSON and the previous event’s hash */
+                                    hash: string;
+                                    /** @description Assigned in the chain’s order */
+                                    id: number;
+                                    /** @description The curation job whose apply or undo wrote it */
+                                    jobId: number | null;
                                     /** @enum {string} */
-                                    outcome?: "SUCCESS" | "FAILURE";
-                                    repositoryViewId?: number | null;
-                                    requestId?: string | null;
-                                    /** Format: date-time */
-                                    time?: string;
-                                    username?: string | null;
+                                    outcome: "SUCCESS" | "FAILURE";
+                                    /** @description The view the change was written through; null: straight to /rest, or not a view’s */
+                                    repositoryViewId: number | null;
+                                    requestId: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC, milliseconds
+                                     */
+                                    time: string;
+                                    /** @description The signed-in user (a write straight to /rest: its Basic-auth user); null: nobody */
+                                    username: string | null;
                                 };
                             };
                         };
