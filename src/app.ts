@@ -1,5 +1,4 @@
 import { workbenchRoutes } from './workbench/workbench.routes.js';
-import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
@@ -26,15 +25,9 @@ import { OperatorApplyService } from './operators/operator-apply.service.js';
 import { operatorRoutes } from './operators/operator.routes.js';
 import { OperatorService } from './operators/operator.service.js';
 import { OperatorStore } from './operators/operator.store.js';
-import { BinaryStore } from './embedded-repository/binaries/binary-store.js';
-import { resolveRepositoryCredentials } from './embedded-repository/credentials.js';
-import {
-  embeddedRepositoryRoutes,
-  type EmbeddedRepository,
-} from './embedded-repository/repository.routes.js';
-import { SparqlUpdateRunner } from './embedded-repository/sparql/update-runner.js';
+import { embeddedRepositoryOf } from './embedded-repository/embedded-repository.js';
+import { embeddedRepositoryRoutes } from './embedded-repository/repository.routes.js';
 import { prepareStorage } from './embedded-repository/storage-startup.js';
-import { RepositoryStore } from './embedded-repository/store/repository.store.js';
 import { startTransactionReaper } from './embedded-repository/transaction-reaper.js';
 import { AgentPool } from './repository-adapters/agent-pool.js';
 import { createAdapter } from './repository-adapters/create-adapter.js';
@@ -73,6 +66,7 @@ import { UserStore } from './users/user.store.js';
 import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
 import { auditHttp } from './audit/audit-http.routes.js';
+import { startParts, stopParts, type AppPart } from './http/app-part.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -243,26 +237,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     embedded,
   });
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
-  const repository: EmbeddedRepository | undefined = config.embeddedRepository
-    ? {
-        // Records its own writes in the ledger, in each write's database transaction.
-        store: new RepositoryStore(db, dialect, audit),
-        binaries: new BinaryStore(path.join(config.dataDir, 'binaries')),
-        // Worker threads start with the first update and stop on close.
-        updates: new SparqlUpdateRunner({
-          timeoutMs: config.repositoryUpdateTimeoutMs,
-          maxSolutions: config.repositoryUpdateMaxSolutions,
-        }),
-        credentials: resolveRepositoryCredentials(config),
-        settings: {
-          rdfBodyLimit: config.bodyLimit,
-          maxBinaryBytes: config.repositoryMaxBinaryBytes,
-          txTimeoutMs: config.repositoryTxTimeoutSeconds * 1000,
-          dialect: config.repositoryDialect,
-        },
-        relay,
-      }
-    : undefined;
+  const repository = embeddedRepositoryOf(config, db, dialect, audit, relay);
   const rest =
     repository === undefined
       ? undefined
@@ -284,6 +259,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       warn(message);
     },
   });
+  // Capabilities assembled in their own folders (schedules, notifications, …): routes, then start and stop.
+  const parts: AppPart[] = [];
   const app = await createHttpServer({
     config,
     authorizer,
@@ -310,6 +287,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       searchIndexRoutes(searchIndexing),
       // The audit trail (issue 30): GET /audit, /audit/verify, /audit/premis, POST /audit/:id/revert.
       ...auditing.routes,
+      ...parts.flatMap((part) => part.routes),
       eventRoutes({
         hub: events.hub,
         audience: new AudienceCheck(async (viewId) => (await viewStore.findById(viewId))?.curatorIds),
@@ -355,6 +333,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   // Every agent, timer and thread the app owns stops here, the database last.
   app.addHook('onClose', async () => {
+    await stopParts(parts);
     // Jobs first: a running one still talks to the repository and the database.
     await jobs.stop();
     // What the service wrote is told to the index until here; the rest waits for the next INDEX job.
@@ -385,6 +364,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     }
     await jobs.start();
     await auditing.tail.start();
+    await startParts(parts);
     // After the default view exists: its first indexing starts at once.
     feed?.start();
   } catch (error) {

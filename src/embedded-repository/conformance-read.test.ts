@@ -21,6 +21,7 @@ import {
   PREFER_CONTAINMENT,
   PREFER_MINIMAL,
 } from '../../test/support/embedded-repository/conformance.js';
+import { isBackgroundStatement } from '../../test/support/background-statements.js';
 
 /**
  * Fedora API conformance, reading: 3.1 containers and binaries, 3.2 GET, 3.3 HEAD, 3.4 OPTIONS, and listing
@@ -274,7 +275,11 @@ describe(`3.3 HEAD and 3.4 OPTIONS (${testDialect})`, () => {
 describe(`a container with 1 000 children (${testDialect})`, () => {
   it('lists every child with as many SQL statements as a container with one child', async () => {
     let queries = 0;
-    const counted = await buildRepositoryApp(WITHOUT_SEARCH_FEED, { onQuery: () => (queries += 1) });
+    const counted = await buildRepositoryApp(WITHOUT_SEARCH_FEED, {
+      onQuery: (sql) => {
+        if (!isBackgroundStatement(sql)) queries += 1;
+      },
+    });
     try {
       await createContainer(counted.app, '/big');
       await createContainer(counted.app, '/small');

@@ -18,6 +18,7 @@ import {
   WITHOUT_SEARCH_FEED,
 } from '../../test/support/test-app.js';
 import { testDialect } from '../../test/support/test-database.js';
+import { isBackgroundStatement } from '../../test/support/background-statements.js';
 
 /**
  * Every context request opens its view: the view, its links, its password ciphertext and the schemas
@@ -52,7 +53,8 @@ beforeAll(async () => {
         : {}),
     },
     {
-      onQuery: () => {
+      onQuery: (sql) => {
+        if (isBackgroundStatement(sql)) return;
         if (within.getStore()?.startsWith('/rest') === true) repository++;
         else service++;
       },
