@@ -67,6 +67,7 @@ import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
 import { auditHttp } from './audit/audit-http.routes.js';
 import { startParts, stopParts, type AppPart } from './http/app-part.js';
+import { createSchedules } from './schedules/schedules-http.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -260,7 +261,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
   });
   // Capabilities assembled in their own folders (schedules, notifications, …): routes, then start and stop.
-  const parts: AppPart[] = [];
+  const parts: AppPart[] = [
+    createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
+  ];
   const app = await createHttpServer({
     config,
     authorizer,

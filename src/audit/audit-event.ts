@@ -45,6 +45,10 @@ export const AUDIT_ACTIONS = [
   'internal-metadata.create',
   'internal-metadata.update',
   'internal-metadata.delete',
+  // Schedules (DECISIONS.md §15): their curators' configuration too.
+  'schedule.create',
+  'schedule.update',
+  'schedule.delete',
   // Sign-ins that fail (never the password tried).
   'auth.login',
 ] as const;

@@ -39,7 +39,8 @@ export function changedFields(before: ConfigFields, after: ConfigFields): Config
 }
 
 /** The kinds of configuration the ledger records, by the prefix of their actions. */
-export type ConfigKind = 'repository-view' | 'schema' | 'user' | 'operator' | 'internal-metadata';
+export type ConfigKind =
+  'repository-view' | 'schema' | 'user' | 'operator' | 'internal-metadata' | 'schedule';
 
 /**
  * What a store's writes of one kind of entity record: its identity and fields (`fieldsOf` never

@@ -67,6 +67,33 @@ export class CurationJobService {
     caller: Principal,
     file?: SheetSource,
   ): Promise<CurationJob> {
+    const { value, opened, contextUri, sheet } = await this.validate(body, caller, file);
+    const job: NewCurationJob = {
+      kind: value.kind,
+      repositoryViewId: opened.view.id,
+      contextUri,
+      scope: value.scope ?? 'SUBTREE',
+      query: value.scope === 'QUERY' ? (value.query ?? null) : null,
+      operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
+      dryRun: value.dryRun ?? (value.kind === 'MAPPING' || value.kind === 'SPREADSHEET'),
+      createdBy: caller.userId,
+      createdByName: caller.username,
+      created: this.now(),
+    };
+    if (sheet !== undefined)
+      return this.start(await this.deps.spreadsheets.createJob(job, opened.schemas, sheet, body.collector));
+    return value.kind === 'INDEX' ? this.startIndexJob(job) : this.start(await this.deps.store.create(job));
+  }
+
+  /**
+   * Checks a job body as `create` does, starting nothing: a schedule's job (src/schedules) is INVALID at
+   * the schedule's creation with the same messages its job's creation would give.
+   */
+  async check(body: CheckedBody<CurationJobBody>, caller: Principal): Promise<void> {
+    await this.validate(body, caller);
+  }
+
+  private async validate(body: CheckedBody<CurationJobBody>, caller: Principal, file?: SheetSource) {
     const collector = body.collector;
     const viewId = body.get('repositoryViewId');
     const opened = viewId === undefined ? undefined : await this.openForCaller(viewId, caller);
@@ -113,21 +140,7 @@ export class CurationJobService {
     const value = body.value;
     if (!collector.isValid || value === undefined || opened === undefined || contextUri === undefined)
       throw new ValidationFailedError(collector.results());
-    const job: NewCurationJob = {
-      kind: value.kind,
-      repositoryViewId: opened.view.id,
-      contextUri,
-      scope: value.scope ?? 'SUBTREE',
-      query: value.scope === 'QUERY' ? (value.query ?? null) : null,
-      operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
-      dryRun: value.dryRun ?? (value.kind === 'MAPPING' || value.kind === 'SPREADSHEET'),
-      createdBy: caller.userId,
-      createdByName: caller.username,
-      created: this.now(),
-    };
-    if (sheet !== undefined)
-      return this.start(await this.deps.spreadsheets.createJob(job, opened.schemas, sheet, collector));
-    return value.kind === 'INDEX' ? this.startIndexJob(job) : this.start(await this.deps.store.create(job));
+    return { value, opened, contextUri, sheet };
   }
 
   /**

@@ -27,6 +27,7 @@ function messageFor(url: string, parameter: string): string {
   if (url.startsWith('/schema/')) return 'A schema id must be a positive integer';
   if (url.startsWith('/repository-view/')) return VIEW_ID;
   if (url.startsWith('/curation-job/')) return 'The curation job id must be a positive integer';
+  if (url.startsWith('/schedule/')) return 'The schedule id must be a positive integer';
   if (url.startsWith('/audit/')) return 'The audit event id must be a positive integer';
   throw new Error(`No expected message for ${parameter} of ${url}`);
 }

@@ -45,6 +45,13 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'POST /curation-job/:id/undo': 'ROLE_CURATOR',
   'POST /curation-job/:id/cancel': 'ROLE_CURATOR',
 
+  // Schedules (DECISIONS.md §15): the permission of the job they start (checked in the service).
+  'GET /schedule': 'ROLE_CURATOR',
+  'GET /schedule/:id': 'ROLE_CURATOR',
+  'POST /schedule': 'ROLE_CURATOR',
+  'PUT /schedule': 'ROLE_CURATOR',
+  'DELETE /schedule': 'ROLE_CURATOR',
+
   'GET /user/credentials': 'ROLE_USER',
   'POST /user/password': 'ROLE_USER',
   'GET /user/all': 'ROLE_ADMIN',

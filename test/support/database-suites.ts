@@ -31,6 +31,8 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^src\/embedded-repository\/(transactions|dialect-transactions|versioning|dialect-versions|tombstones|concurrent-writes|write-statements)\.test\.ts$/,
   // Curation jobs whose scope is what the search index finds (QUERY, MEMBERS): the index's SQL on each engine.
   /^src\/curation-jobs\/job-scopes\.routes\.test\.ts$/,
+  // Issue 31's schedules: firings claimed in SQL, triggers of each engine (croner, pg-boss).
+  /^src\/schedules\//,
   // Stores with no store test of their own yet: their capability's route suite is their SQL's test.
   /^src\/(internal-metadata|operators|repository-views|users)\/[^/]+\.routes\.test\.ts$/,
   /^src\/users\/last-admin\.test\.ts$/,

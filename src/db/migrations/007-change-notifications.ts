@@ -49,6 +49,9 @@ export const QUIET_TABLES = [
   // Migration 017: staged spreadsheets, read fresh by the job that imports them; nothing keeps them.
   'spreadsheets',
   'spreadsheet_rows',
+  // Migration 021: schedules and their firings, read fresh by the routes and the scheduler.
+  'schedules',
+  'schedule_firings',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';
