@@ -45,6 +45,7 @@ export function nextDue(plan: CronPlan, after: number): number | null {
 
 /** The latest due time at or before `at` (epoch ms), or null when there is none. */
 export function latestDue(plan: CronPlan, at: number): number | null {
-  const [previous] = cronOf(plan).previousRuns(1, new Date(at + 1));
+  // croner counts in whole seconds and answers runs strictly before the reference: the second after `at`'s.
+  const [previous] = cronOf(plan).previousRuns(1, new Date(Math.floor(at / 1000) * 1000 + 1000));
   return previous?.getTime() ?? null;
 }

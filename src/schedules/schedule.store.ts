@@ -114,21 +114,21 @@ export class ScheduleStore {
     dueTime: number,
     outcome: { readonly jobId: number | null; readonly error: string | null },
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('schedule_firings')
-        .set({ job_id: outcome.jobId, error: outcome.error })
-        .where('schedule_id', '=', scheduleId)
-        .where('due_time', '=', dueTime)
-        .execute();
-      // A later due time may have been recorded first (a slow firing): the last run never goes back.
-      await trx
-        .updateTable('schedules')
-        .set({ last_run: dueTime, last_job_id: outcome.jobId, last_error: outcome.error })
-        .where('id', '=', scheduleId)
-        .where((eb) => eb.or([eb('last_run', 'is', null), eb('last_run', '<=', dueTime)]))
-        .execute();
-    });
+    // Two statements, no transaction: on SQLite two apps of one process share no connection, and a
+    // transaction left open across an await would block the other's writes (the firing is claimed already).
+    await this.db
+      .updateTable('schedule_firings')
+      .set({ job_id: outcome.jobId, error: outcome.error })
+      .where('schedule_id', '=', scheduleId)
+      .where('due_time', '=', dueTime)
+      .execute();
+    // A later due time may have been recorded first (a slow firing): the last run never goes back.
+    await this.db
+      .updateTable('schedules')
+      .set({ last_run: dueTime, last_job_id: outcome.jobId, last_error: outcome.error })
+      .where('id', '=', scheduleId)
+      .where((eb) => eb.or([eb('last_run', 'is', null), eb('last_run', '<=', dueTime)]))
+      .execute();
   }
 
   /** The firings of a schedule, by due time (tests and operators count them). */
