@@ -49,6 +49,10 @@ export const QUIET_TABLES = [
   // Migration 017: staged spreadsheets, read fresh by the job that imports them; nothing keeps them.
   'spreadsheets',
   'spreadsheet_rows',
+  // Migration 022: notification targets, deliveries and attempts are read fresh by the routes and the worker.
+  'notification_targets',
+  'notification_deliveries',
+  'notification_attempts',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';
