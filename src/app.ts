@@ -68,6 +68,7 @@ import { ActorRelay } from './audit/audit-actor.js';
 import { auditHttp } from './audit/audit-http.routes.js';
 import { startParts, stopParts, type AppPart } from './http/app-part.js';
 import { createSchedules } from './schedules/schedules-http.routes.js';
+import { createNotifications } from './notifications/notification-part.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // GET /events also takes a one-time ticket (browsers' EventSource sends no headers).
   const authorizer = new TicketAuthorizer(new TokenAuthorizer(auth), tickets);
   const cipher = new PasswordCipher(resolveSecret(config));
+  const viewName = async (id: number) => (await viewStore.findById(id))?.name;
   // The connections of every repository adapter; closed with the app.
   const agents = new AgentPool();
   // Views on this process's own /rest are answered in process, through the same /rest plugin (issue 10).
@@ -200,6 +202,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     regex: { maxValues: config.searchRegexMaxValues, maxMillis: config.searchRegexMaxMillis },
   });
+  // Notifications (DECISIONS.md §15): told of jobs' ends and a broken audit chain; an AppPart (below).
+  const notifications = createNotifications({
+    db,
+    config,
+    cipher,
+    viewName,
+    warn: (m) => {
+      warn(m);
+    },
+  });
   // Curation jobs (issue 12): queued in this process on SQLite, through pg-boss (shared by every instance)
   // on PostgreSQL; recovery resumes those a restart or a dead instance interrupted.
   const jobs = createCurationJobs({
@@ -216,6 +228,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     upkeep,
     // QUERY and MEMBERS scopes find their resources through search (DECISIONS.md §12).
     scopes: search,
+    onEnded: (job) => notifications.jobEnded(job),
   });
   const startIndexing = (view: { id: number; rootUri: string }, createdBy: number) =>
     jobs.service.startIndexing(view, createdBy);
@@ -259,9 +272,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn: (message) => {
       warn(message);
     },
+    onChainBroken: (id) => notifications.chainBroken(id),
   });
   // Capabilities assembled in their own folders (schedules, notifications, …): routes, then start and stop.
   const parts: AppPart[] = [
+    notifications,
     createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
   ];
   const app = await createHttpServer({

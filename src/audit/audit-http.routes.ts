@@ -22,6 +22,8 @@ export interface AuditHttpDependencies {
   readonly changes: DataVersion | undefined;
   readonly publicUrl: string;
   readonly warn: (message: string) => void;
+  /** Told when `GET /audit/verify` finds the chain broken (notifications); never throws. */
+  readonly onChainBroken?: (firstBrokenId: number) => Promise<void>;
 }
 
 /**
@@ -36,7 +38,7 @@ export function auditHttp(deps: AuditHttpDependencies): { routes: RouteModule[];
   const revert = new RevertService({ ledger, views, context: deps.context, curatorsOf: deps.curatorsOf });
   return {
     routes: [
-      auditRoutes(new AuditService(ledger, views)),
+      auditRoutes(new AuditService(ledger, views, deps.onChainBroken)),
       premisRoutes((query, caller) => premisEvents(ledger, views, query, caller), deps.publicUrl),
       revertRoutes(revert),
     ],

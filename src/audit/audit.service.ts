@@ -26,6 +26,8 @@ export class AuditService {
   constructor(
     private readonly store: AuditStore,
     private readonly views: AuditViews,
+    /** Told when verification finds the chain broken (notifications, DECISIONS.md §15); never throws. */
+    private readonly onBroken?: (firstBrokenId: number) => Promise<void>,
   ) {}
 
   /** `GET /audit`: newest first; bad parameters are one INVALID naming each. */
@@ -50,8 +52,10 @@ export class AuditService {
   }
 
   /** `GET /audit/verify` (ADMIN). */
-  verify(): Promise<AuditVerification> {
-    return this.store.verify();
+  async verify(): Promise<AuditVerification> {
+    const verification = await this.store.verify();
+    if (verification.firstBrokenId !== null) await this.onBroken?.(verification.firstBrokenId);
+    return verification;
   }
 
   /**

@@ -236,3 +236,46 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('loadConfig: notifications', () => {
+  it('has no SMTP server by default and the documented worker settings', () => {
+    expect(loadConfig({})).toMatchObject({
+      smtpUrl: undefined,
+      smtpFrom: 'scriptorium@localhost',
+      notificationPollMs: 5000,
+      notificationTimeoutMs: 10_000,
+      notificationRetrySeconds: [60, 300, 1800, 7200],
+    });
+  });
+
+  it('reads the SMTP URL, the sender and the retry waits', () => {
+    const config = loadConfig({
+      SCRIPTORIUM_SMTP_URL: 'smtp://mailer:pw@127.0.0.1:2525',
+      SCRIPTORIUM_SMTP_FROM: 'curation@example.org',
+      SCRIPTORIUM_NOTIFICATION_RETRY_SECONDS: '0, 1,2',
+      SCRIPTORIUM_NOTIFICATION_POLL_MS: '20',
+    });
+    expect(config.smtpUrl).toBe('smtp://mailer:pw@127.0.0.1:2525');
+    expect(config.smtpFrom).toBe('curation@example.org');
+    expect(config.notificationRetrySeconds).toEqual([0, 1, 2]);
+    expect(config.notificationPollMs).toBe(20);
+  });
+
+  it('refuses a URL that is not SMTP without echoing its password', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        SCRIPTORIUM_SMTP_URL: 'http://mailer:hunter2secret@example.org',
+        SCRIPTORIUM_SMTP_FROM: 'not an address',
+        SCRIPTORIUM_NOTIFICATION_RETRY_SECONDS: '60,soon',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).not.toContain('hunter2secret');
+    expect(problems[0]).toMatch(/SCRIPTORIUM_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+  });
+});

@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FEDORA_DIALECTS, isFedoraDialect, type FedoraDialect } from '../shared/fedora-dialect.js';
+import { notificationConfig, type NotificationConfig } from './notification-config.js';
 
 /** The workbench's build, two folders up from this module in both `src/config` and `dist/config`. */
 const DEFAULT_UI_DIR = fileURLToPath(new URL('../../dist/ui/', import.meta.url));
@@ -19,7 +20,8 @@ export type DatabaseConfig =
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface Config {
+/** Notifications' settings (SMTP, the delivery worker) are in notification-config.ts. */
+export interface Config extends NotificationConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
@@ -273,6 +275,7 @@ export function loadConfig(env: Env): Config {
     searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),
     searchFeed: flag('SCRIPTORIUM_SEARCH_FEED', true),
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
+    ...notificationConfig(env, integer, problems),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.
   // Never echo it.

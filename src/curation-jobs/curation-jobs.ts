@@ -12,7 +12,7 @@ import type { ScopeFinder } from '../search/search.js';
 import { curationJobRoutes } from './curation-job.routes.js';
 import { CurationJobService } from './curation-job.service.js';
 import { jobTargetOpener, operatorsInOrder } from './job-targets.js';
-import { CurationJobStore } from './curation-job.store.js';
+import { CurationJobStore, type JobRecord } from './curation-job.store.js';
 import { InProcessJobQueue } from './runner/in-process-queue.js';
 import type { JobQueue } from './runner/job-queue.js';
 import { JobRecovery } from './runner/job-recovery.js';
@@ -43,6 +43,8 @@ export interface CurationJobsDependencies {
   readonly indexing?: JobIndexing;
   /** Told of what applies and undos write, so external views' search indexes follow. */
   readonly upkeep?: IndexUpkeep;
+  /** Told once a job's end is stored, in the instance that stored it (notifications, DECISIONS.md §15). */
+  readonly onEnded?: (job: JobRecord) => Promise<void>;
 }
 
 /**
@@ -81,6 +83,7 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       ...(deps.upkeep !== undefined && { upkeep: deps.upkeep }),
       // SPREADSHEET jobs read the rows their creation staged (DECISIONS.md §13).
       sheets,
+      ...(deps.onEnded !== undefined && { onEnded: deps.onEnded }),
     },
     {
       concurrency: config.jobConcurrency,

@@ -28,6 +28,11 @@ import type { SearchPendingTable, SearchViewTable } from '../search/search-feed.
 import type { SpreadsheetRowTable, SpreadsheetTable } from '../spreadsheets/import/spreadsheet.table.js';
 import type { UserTable } from '../users/user.table.js';
 import type { ScheduleFiringTable, ScheduleTable } from '../schedules/schedule.table.js';
+import type {
+  NotificationAttemptTable,
+  NotificationDeliveryTable,
+  NotificationTargetTable,
+} from '../notifications/notification.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
 export interface Database {
@@ -59,6 +64,9 @@ export interface Database {
   spreadsheets: SpreadsheetTable;
   spreadsheet_rows: SpreadsheetRowTable;
   audit_events: AuditEventTable;
+  notification_targets: NotificationTargetTable;
+  notification_deliveries: NotificationDeliveryTable;
+  notification_attempts: NotificationAttemptTable;
   audit_pending: AuditPendingTable;
   schedules: ScheduleTable;
   schedule_firings: ScheduleFiringTable;

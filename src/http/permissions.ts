@@ -61,6 +61,15 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'POST /user/delete': 'ROLE_ADMIN',
   'GET /user/delete': 'ROLE_ADMIN',
 
+  // Notifications (DECISIONS.md §15): targets, their deliveries and test notices are an administrator's.
+  'GET /notification-target': 'ROLE_ADMIN',
+  'GET /notification-target/:id': 'ROLE_ADMIN',
+  'POST /notification-target': 'ROLE_ADMIN',
+  'PUT /notification-target': 'ROLE_ADMIN',
+  'DELETE /notification-target': 'ROLE_ADMIN',
+  'GET /notification-target/:id/deliveries': 'ROLE_ADMIN',
+  'POST /notification-target/:id/test': 'ROLE_ADMIN',
+
   'POST /repository-view': 'ROLE_ADMIN',
   'DELETE /repository-view': 'ROLE_ADMIN',
   // Curators: only the views they curate (checked in the service).

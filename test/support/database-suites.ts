@@ -36,6 +36,8 @@ const BOTH_DATABASES: readonly RegExp[] = [
   // Stores with no store test of their own yet: their capability's route suite is their SQL's test.
   /^src\/(internal-metadata|operators|repository-views|users)\/[^/]+\.routes\.test\.ts$/,
   /^src\/users\/last-admin\.test\.ts$/,
+  // Notifications (issue 31): targets, deliveries claimed under a lease, the worker and its hooks.
+  /^src\/notifications\//,
   // Rate limits and throttles kept in the database; caches invalidated by the database's change feed.
   /^src\/auth\/(login-abuse|auth\.routes)\.test\.ts$/,
   /^src\/embedded-repository\/auth-throttle\.test\.ts$/,

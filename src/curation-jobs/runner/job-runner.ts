@@ -3,7 +3,8 @@ import { NO_AUDIT, type AuditLog } from '../../audit/audit-log.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { NO_EVENTS } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
-import type { CurationJobStore } from '../curation-job.store.js';
+import type { CurationJobStore, JobRecord } from '../curation-job.store.js';
+import { tellingEnds } from './ended-store.js';
 import { PHASE_OF } from '../job-states.js';
 import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
 import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
@@ -33,6 +34,8 @@ export interface JobRunnerDependencies {
   readonly upkeep?: IndexUpkeep;
   /** The staged sheets SPREADSHEET jobs read (DECISIONS.md §13); absent: such jobs fail saying so. */
   readonly sheets?: StagedSheets;
+  /** Told once a job's end is stored (notifications, DECISIONS.md §15); it never throws. */
+  readonly onEnded?: (job: JobRecord) => Promise<void>;
 }
 
 export interface JobRunnerSettings {
@@ -117,7 +120,7 @@ export class JobRunner {
     );
     const attempt: JobAttempt = new JobAttempt(
       {
-        store,
+        store: tellingEnds(store, this.deps.onEnded),
         work: this.work,
         events: this.events,
         audit: this.deps.audit ?? NO_AUDIT,

@@ -52,6 +52,10 @@ export const QUIET_TABLES = [
   // Migration 021: schedules and their firings, read fresh by the routes and the scheduler.
   'schedules',
   'schedule_firings',
+  // Migration 022: notification targets, deliveries and attempts are read fresh by the routes and the worker.
+  'notification_targets',
+  'notification_deliveries',
+  'notification_attempts',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';

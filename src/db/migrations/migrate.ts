@@ -21,6 +21,7 @@ import { curationJobItemRowsMigration } from './018-curation-job-item-rows.js';
 import { auditMigration } from './019-audit.js';
 import { jobActorsMigration } from './020-job-actors.js';
 import { schedulesMigration } from './021-schedules.js';
+import { notificationsMigration } from './022-notifications.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '019-audit': auditMigration(),
     '020-job-actors': jobActorsMigration(),
     '021-schedules': schedulesMigration(dialect),
+    '022-notifications': notificationsMigration(dialect),
   };
 }
 
