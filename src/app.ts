@@ -67,6 +67,7 @@ import { AuditStore } from './audit/audit.store.js';
 import { ActorRelay } from './audit/audit-actor.js';
 import { auditHttp } from './audit/audit-http.routes.js';
 import { startParts, stopParts, type AppPart } from './http/app-part.js';
+import { exportPart } from './exports/export-http.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -260,7 +261,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
   });
   // Capabilities assembled in their own folders (schedules, notifications, …): routes, then start and stop.
-  const parts: AppPart[] = [];
+  const parts: AppPart[] = [exportPart({ db, config, jobs, ledger: audit })];
   const app = await createHttpServer({
     config,
     authorizer,

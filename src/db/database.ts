@@ -27,6 +27,7 @@ import type {
 import type { SearchPendingTable, SearchViewTable } from '../search/search-feed.table.js';
 import type { SpreadsheetRowTable, SpreadsheetTable } from '../spreadsheets/import/spreadsheet.table.js';
 import type { UserTable } from '../users/user.table.js';
+import type { ExportFileTable } from '../exports/export-files.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
 export interface Database {
@@ -59,6 +60,7 @@ export interface Database {
   spreadsheet_rows: SpreadsheetRowTable;
   audit_events: AuditEventTable;
   audit_pending: AuditPendingTable;
+  export_files: ExportFileTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -7,7 +7,7 @@ import type { CurationJobStore } from '../curation-job.store.js';
 import { PHASE_OF } from '../job-states.js';
 import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
 import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
-import type { JobIndexing, JobTarget } from '../work/job-work.js';
+import type { JobExports, JobIndexing, JobTarget } from '../work/job-work.js';
 import { runScope } from '../work/run-scope.js';
 import { writeChanges } from '../work/write-changes.js';
 import { JobAttempt, type JobWork } from './job-attempt.js';
@@ -33,6 +33,8 @@ export interface JobRunnerDependencies {
   readonly upkeep?: IndexUpkeep;
   /** The staged sheets SPREADSHEET jobs read (DECISIONS.md §13); absent: such jobs fail saying so. */
   readonly sheets?: StagedSheets;
+  /** What writes EXPORT jobs' bags (DECISIONS.md §15, src/exports/); absent: such jobs fail saying so. */
+  readonly exports?: () => JobExports | undefined;
 }
 
 export interface JobRunnerSettings {
@@ -68,7 +70,12 @@ export class JobRunner {
     this.instanceId = settings.instanceId ?? randomUUID();
     this.now = settings.now ?? Date.now;
     this.events = deps.events ?? NO_EVENTS;
-    this.work = { runScope, writeChanges, ...deps.work };
+    // EXPORT runs get the bag writer with their request (it is registered after the runner is built).
+    const exporting: typeof runScope = (request, target, sink) => {
+      const exports = deps.exports?.();
+      return runScope(exports === undefined ? request : { ...request, exports }, target, sink);
+    };
+    this.work = { runScope: exporting, writeChanges, ...deps.work };
   }
 
   /** Set by `shutdown`: attempts stop at their next resource and leave their jobs to be resumed. */

@@ -49,6 +49,8 @@ export const QUIET_TABLES = [
   // Migration 017: staged spreadsheets, read fresh by the job that imports them; nothing keeps them.
   'spreadsheets',
   'spreadsheet_rows',
+  // Migration 023: an EXPORT job's bag files, read fresh by the job and its download; nothing keeps them.
+  'export_files',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';

@@ -20,6 +20,7 @@ import { spreadsheetsMigration } from './017-spreadsheets.js';
 import { curationJobItemRowsMigration } from './018-curation-job-item-rows.js';
 import { auditMigration } from './019-audit.js';
 import { jobActorsMigration } from './020-job-actors.js';
+import { exportMigration } from './023-export.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -44,6 +45,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '018-curation-job-item-rows': curationJobItemRowsMigration(),
     '019-audit': auditMigration(),
     '020-job-actors': jobActorsMigration(),
+    '023-export': exportMigration(),
   };
 }
 
