@@ -69,6 +69,7 @@ import { auditHttp } from './audit/audit-http.routes.js';
 import { startParts, stopParts, type AppPart } from './http/app-part.js';
 import { createSchedules } from './schedules/schedules-http.routes.js';
 import { createNotifications } from './notifications/notification-part.routes.js';
+import { exportPart } from './exports/export-http.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -278,6 +279,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const parts: AppPart[] = [
     notifications,
     createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
+    exportPart({ db, config, jobs, ledger: audit }),
   ];
   const app = await createHttpServer({
     config,

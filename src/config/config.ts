@@ -117,6 +117,8 @@ export interface Config extends NotificationConfig {
    * reviews in one job.
    */
   readonly exportMaxResources: number;
+  /** Who makes the BagIt packages EXPORT jobs write (bag-info.txt `Source-Organization`; DECISIONS.md §15). */
+  readonly organization: string;
   /**
    * The budget of built contexts kept for views of this process's own repository, in MiB (32); 0 keeps
    * none (repository-view-context/render-cache.ts).
@@ -270,6 +272,7 @@ export function loadConfig(env: Env): Config {
     spreadsheetMaxRows: integer('SCRIPTORIUM_SPREADSHEET_MAX_ROWS', 100_000, 1, 10_000_000),
     spreadsheetMaxBytes: integer('SCRIPTORIUM_SPREADSHEET_MAX_BYTES', 256 * 1024 * 1024, 1024, 2 ** 40),
     exportMaxResources: integer('SCRIPTORIUM_EXPORT_MAX_RESOURCES', 1_000_000, 1, 100_000_000),
+    organization: text('SCRIPTORIUM_ORGANIZATION', 'Scriptorium'),
     renderCacheMiB: integer('SCRIPTORIUM_RENDER_CACHE_MIB', 32, 0, 65_536),
     searchRegexMaxValues: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_VALUES', 200_000, 1, 100_000_000),
     searchRegexMaxMillis: integer('SCRIPTORIUM_SEARCH_REGEX_MAX_MILLIS', 2_000, 10, 600_000),

@@ -86,6 +86,18 @@ export const CurationJobBody = Type.Object(
         }),
       ),
     ),
+    format: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 20,
+          description: 'EXPORT only: the package format, "BAGIT" (a BagIt 1.0 bag, DECISIONS.md §15)',
+          ...messages({
+            maxlength: "A curation job's format must be BAGIT",
+            type: "A curation job's format must be a string (BAGIT)",
+          }),
+        }),
+      ),
+    ),
     dryRun: Type.Optional(
       Nullable(
         Type.Boolean({
@@ -135,6 +147,10 @@ export const curationJobSchema = {
         rows: { type: 'integer' },
         columns: { type: 'array', items: { type: 'string' } },
       },
+    },
+    format: {
+      type: ['string', 'null'],
+      description: 'EXPORT: the package format (BAGIT); null for other kinds',
     },
     operators: { type: 'array', items: { type: 'integer' } },
     dryRun: { type: 'boolean' },

@@ -29,6 +29,7 @@ import type { JobQueue } from './runner/job-queue.js';
 import { toResourceChange } from './resource-change.js';
 import { FieldNaming } from './work/field-naming.js';
 import type { SheetSource } from '../spreadsheets/import/csv-records.js';
+import { checkExportFields } from '../exports/export-job-check.js';
 import { sheetOfRequest, type SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
 
 export const ENTITY = 'CurationJob';
@@ -74,6 +75,7 @@ export class CurationJobService {
       contextUri,
       scope: value.scope ?? 'SUBTREE',
       query: value.scope === 'QUERY' ? (value.query ?? null) : null,
+      format: value.kind === 'EXPORT' ? (value.format ?? null) : null,
       operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
       dryRun: value.dryRun ?? (value.kind === 'MAPPING' || value.kind === 'SPREADSHEET'),
       createdBy: caller.userId,
@@ -135,6 +137,7 @@ export class CurationJobService {
       if (body.get('dryRun') === true)
         collector.add('dryRun', 'type', 'An INDEX job does not preview: its dryRun must be false');
     }
+    checkExportFields(body);
     await this.checkScope(body, opened, contextUri);
 
     const value = body.value;

@@ -25,6 +25,8 @@ export interface NewCurationJob {
   readonly query?: string | null;
   /** SPREADSHEET: the staged sheet (spreadsheet.store.ts) and what the job says of it. */
   readonly spreadsheet?: { readonly id: number; readonly summary: SpreadsheetSummary };
+  /** EXPORT: the package format; absent or null for every other kind. */
+  readonly format?: string | null;
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   readonly createdBy: number;
@@ -137,6 +139,7 @@ export class CurationJobStore {
         query: job.query ?? null,
         spreadsheet_id: job.spreadsheet?.id ?? null,
         spreadsheet_summary: job.spreadsheet === undefined ? null : JSON.stringify(job.spreadsheet.summary),
+        format: job.format ?? null,
         operators: JSON.stringify(job.operators),
         dry_run: job.dryRun ? 1 : 0,
         created_by: job.createdBy,
@@ -311,6 +314,7 @@ function toRecord(row: CurationJobRow): JobRecord {
     query: row.query,
     spreadsheet:
       row.spreadsheet_summary === null ? null : (JSON.parse(row.spreadsheet_summary) as SpreadsheetSummary),
+    format: row.format,
     operators: JSON.parse(row.operators) as number[],
     dryRun: row.dry_run === 1,
     createdBy: row.created_by,
@@ -342,6 +346,7 @@ export function toCurationJob(job: JobRecord): CurationJob {
     scope: job.scope,
     query: job.query,
     spreadsheet: job.spreadsheet,
+    format: job.format,
     operators: job.operators,
     dryRun: job.dryRun,
     createdBy: job.createdBy,

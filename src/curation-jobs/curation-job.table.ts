@@ -35,13 +35,15 @@ export interface CurationJobTable {
   /** SPREADSHEET: the staged sheet (spreadsheets.id) and its summary, JSON `{rows, columns}` (migration 017). */
   spreadsheet_id: number | null;
   spreadsheet_summary: string | null;
+  /** EXPORT: the package format ("BAGIT"); null for every other kind (migration 023). */
+  format: string | null;
 }
 
 /**
  * One resource a job processed, in the order found. MAPPING: the change (`removed`/`added` as JSON text of
  * wire triples), the resource's ETag at preview, and whether it was written (`write_state`). FIXITY: the
- * check's outcome. INDEX: INDEXED (its document was written) or FAILED. `outcome` is CHANGED, UNCHANGED,
- * FAILED, CHECKED or INDEXED; unchanged resources are kept so a resumed run skips them.
+ * check's outcome. INDEX: INDEXED (its document was written) or FAILED. EXPORT: EXPORTED (its files are in
+ * the bag). `outcome` is CHANGED, UNCHANGED, FAILED, CHECKED, INDEXED or EXPORTED; unchanged resources are kept so a resumed run skips them.
  */
 export interface CurationJobItemTable {
   job_id: number;

@@ -7,8 +7,11 @@ import type { JobState } from './job-states.js';
  * applied atomically where the repository transacts, and undone. Times are epoch milliseconds. Its states
  * and their moves: job-states.ts.
  */
-export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX', 'SPREADSHEET'] as const;
+export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX', 'SPREADSHEET', 'EXPORT'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
+
+/** The package formats an EXPORT job writes (DECISIONS.md §15): a BagIt 1.0 bag (RFC 8493). */
+export const EXPORT_FORMATS = ['BAGIT'] as const;
 
 /** Scopes a containment walk finds (DECISIONS.md §9): the context, its children, or everything below it. */
 export const CONTAINMENT_SCOPES = ['RESOURCE', 'CHILDREN', 'SUBTREE'] as const;
@@ -52,6 +55,8 @@ export interface CurationJob {
   readonly query: string | null;
   /** SPREADSHEET (DECISIONS.md §13): the imported sheet's size and columns; null for every other kind. */
   readonly spreadsheet: SpreadsheetSummary | null;
+  /** EXPORT (DECISIONS.md §15): the package's format, "BAGIT"; null for every other kind. */
+  readonly format: string | null;
   /** Operator ids, in the order they run (empty for FIXITY and INDEX). */
   readonly operators: readonly number[];
   readonly dryRun: boolean;

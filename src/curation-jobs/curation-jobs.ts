@@ -18,7 +18,7 @@ import type { JobQueue } from './runner/job-queue.js';
 import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
 import { PgBossJobQueue } from './runner/pg-boss-queue.js';
-import type { JobIndexing } from './work/job-work.js';
+import type { JobExports, JobIndexing } from './work/job-work.js';
 import { SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
 import { SpreadsheetStore } from '../spreadsheets/import/spreadsheet.store.js';
 
@@ -71,6 +71,8 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     events: deps.events,
   });
   const leaseMs = config.jobLeaseSeconds * 1000;
+  // Registered by src/exports/ (useExports) once the app has built it.
+  let exports: JobExports | undefined;
   const runner = new JobRunner(
     {
       store,
@@ -84,6 +86,8 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       // SPREADSHEET jobs read the rows their creation staged (DECISIONS.md §13).
       sheets,
       ...(deps.onEnded !== undefined && { onEnded: deps.onEnded }),
+      // EXPORT jobs write bags through what src/exports/ registers (DECISIONS.md §15).
+      exports: () => exports,
     },
     {
       concurrency: config.jobConcurrency,
@@ -102,6 +106,10 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     /** The staged sheets SPREADSHEET jobs read (StagedSheets). */
     sheets,
     routes: curationJobRoutes(service, { spreadsheetMaxBytes: limits.maxBytes }),
+    /** Registers the bag writer EXPORT jobs run with (src/exports/export-http.routes.ts), before `start`. */
+    useExports(writer: JobExports): void {
+      exports = writer;
+    },
     async start(): Promise<void> {
       const purged = await spreadsheets.purgeOrphans(ORPHAN_SHEET_AGE_MS);
       if (purged > 0) deps.warn(`Purged ${purged} staged spreadsheet(s) that no curation job names`);

@@ -12,6 +12,7 @@ function job(progress: CurationJob['progress'], kind: CurationJob['kind'] = 'MAP
     scope: 'SUBTREE',
     query: null,
     spreadsheet: null,
+    format: null,
     operators: [],
     dryRun: true,
     createdBy: 1,

@@ -33,6 +33,7 @@ import type {
   NotificationDeliveryTable,
   NotificationTargetTable,
 } from '../notifications/notification.table.js';
+import type { ExportFileTable } from '../exports/export-files.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
 export interface Database {
@@ -70,6 +71,7 @@ export interface Database {
   audit_pending: AuditPendingTable;
   schedules: ScheduleTable;
   schedule_firings: ScheduleFiringTable;
+  export_files: ExportFileTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -41,6 +41,8 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'GET /curation-job/:id': 'ROLE_CURATOR',
   'GET /curation-job/:id/changes': 'ROLE_CURATOR',
   'GET /curation-job/:id/report': 'ROLE_CURATOR',
+  // An EXPORT job's bag (DECISIONS.md §15): whoever may read the job.
+  'GET /curation-job/:id/download': 'ROLE_CURATOR',
   'POST /curation-job/:id/apply': 'ROLE_CURATOR',
   'POST /curation-job/:id/undo': 'ROLE_CURATOR',
   'POST /curation-job/:id/cancel': 'ROLE_CURATOR',

@@ -189,6 +189,7 @@ export class JobAttempt {
           query: job.query,
           operators,
           ...(sheet !== undefined && { sheet }),
+          jobId: job.id,
           concurrency: deps.concurrency,
           maxResources: job.kind === 'INDEX' ? deps.indexMaxResources : deps.maxResources,
         },
@@ -237,8 +238,8 @@ export class JobAttempt {
     }
     // A scope that held nothing says why (a collection without members, a query without hits).
     const note = outcome.note === undefined ? '' : `; ${outcome.note}`;
-    if (job.kind === 'FIXITY') {
-      await this.end('complete', fixityMessage(final) + note, final);
+    if (job.kind === 'FIXITY' || job.kind === 'EXPORT') {
+      await this.end('complete', fixityMessage(final, job.kind) + note, final);
       return null;
     }
     if (job.kind === 'INDEX') {

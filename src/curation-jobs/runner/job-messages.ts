@@ -1,4 +1,4 @@
-import type { JobProgress } from '../curation-job.js';
+import type { JobKind, JobProgress } from '../curation-job.js';
 
 /** "1 204": a space between thousands, as the job messages write numbers. */
 export function count(n: number): string {
@@ -9,8 +9,12 @@ export function plural(n: number, noun: string): string {
   return n === 1 ? noun : `${noun}s`;
 }
 
-/** "3 of 1 204 binaries failed" (also "0 of 12 …"). */
-export function fixityMessage(progress: JobProgress): string {
+/**
+ * "3 of 1 204 binaries failed" (also "0 of 12 …"): the message of a run that completes its job. An EXPORT
+ * job's: "1 204 resources exported" (its run's note then says what the bag holds).
+ */
+export function fixityMessage(progress: JobProgress, kind: JobKind = 'FIXITY'): string {
+  if (kind === 'EXPORT') return `${count(progress.done)} ${plural(progress.done, 'resource')} exported`;
   return `${count(progress.failed)} of ${count(progress.done)} ${plural(progress.done, 'binary').replace(/ys$/, 'ies')} failed`;
 }
 

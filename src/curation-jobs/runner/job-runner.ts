@@ -8,7 +8,7 @@ import { tellingEnds } from './ended-store.js';
 import { PHASE_OF } from '../job-states.js';
 import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
 import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
-import type { JobIndexing, JobTarget } from '../work/job-work.js';
+import type { JobExports, JobIndexing, JobTarget } from '../work/job-work.js';
 import { runScope } from '../work/run-scope.js';
 import { writeChanges } from '../work/write-changes.js';
 import { JobAttempt, type JobWork } from './job-attempt.js';
@@ -36,6 +36,8 @@ export interface JobRunnerDependencies {
   readonly sheets?: StagedSheets;
   /** Told once a job's end is stored (notifications, DECISIONS.md §15); it never throws. */
   readonly onEnded?: (job: JobRecord) => Promise<void>;
+  /** What writes EXPORT jobs' bags (DECISIONS.md §15, src/exports/); absent: such jobs fail saying so. */
+  readonly exports?: () => JobExports | undefined;
 }
 
 export interface JobRunnerSettings {
@@ -71,7 +73,12 @@ export class JobRunner {
     this.instanceId = settings.instanceId ?? randomUUID();
     this.now = settings.now ?? Date.now;
     this.events = deps.events ?? NO_EVENTS;
-    this.work = { runScope, writeChanges, ...deps.work };
+    // EXPORT runs get the bag writer with their request (it is registered after the runner is built).
+    const exporting: typeof runScope = (request, target, sink) => {
+      const exports = deps.exports?.();
+      return runScope(exports === undefined ? request : { ...request, exports }, target, sink);
+    };
+    this.work = { runScope: exporting, writeChanges, ...deps.work };
   }
 
   /** Set by `shutdown`: attempts stop at their next resource and leave their jobs to be resumed. */

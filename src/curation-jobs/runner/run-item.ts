@@ -13,9 +13,9 @@ export function itemOf(item: RunItem): NewJobItem {
       size: item.size,
       error: item.error,
     };
-  if (item.kind === 'INDEX')
+  if (item.kind === 'INDEX' || item.kind === 'EXPORT')
     return item.error === null
-      ? { contextUri: item.contextUri, outcome: 'INDEXED' }
+      ? { contextUri: item.contextUri, outcome: item.kind === 'INDEX' ? 'INDEXED' : 'EXPORTED' }
       : { contextUri: item.contextUri, outcome: 'FAILED', error: item.error };
   // SPREADSHEET: the sheet row, which the preview names each change and failure by.
   const row = item.row ?? null;
@@ -37,7 +37,7 @@ export function itemOf(item: RunItem): NewJobItem {
 export function countOf(item: RunItem): 'changed' | 'failed' | 'unchanged' {
   if (item.kind === 'FIXITY') return item.status === 'SUCCESS' ? 'changed' : 'failed';
   if (item.error !== null) return 'failed';
-  // INDEX: a document written counts as changed (the index changed).
-  if (item.kind === 'INDEX') return 'changed';
+  // INDEX: a document written counts as changed (the index changed); EXPORT: a resource in the bag.
+  if (item.kind === 'INDEX' || item.kind === 'EXPORT') return 'changed';
   return item.removed.length > 0 || item.added.length > 0 ? 'changed' : 'unchanged';
 }

@@ -49,6 +49,10 @@ export interface RunRequest {
     readonly columns: readonly SheetColumn[];
     readonly rows: AsyncIterable<SheetRow>;
   };
+  /** The job's id (EXPORT: its bag is named after it). */
+  readonly jobId?: number;
+  /** EXPORT (DECISIONS.md §15): the bag writer (src/exports/) that runs the job; the runner hands it in. */
+  readonly exports?: JobExports;
   /** Requests in flight toward the repository at once (default 4). */
   readonly concurrency: number;
   /** More resources than this in scope fails the run before anything is written. */
@@ -92,7 +96,21 @@ export type RunItem =
       /** The resource's search document (search-document.ts); null when it could not be read. */
       readonly document: SearchDocument | null;
       readonly error: string | null;
+    }
+  | {
+      /** EXPORT: the resource's files are in the job's bag (its export_files rows are written). */
+      readonly kind: 'EXPORT';
+      readonly contextUri: string;
+      readonly error: string | null;
     };
+
+/**
+ * EXPORT (DECISIONS.md §15): walks the job's scope into a bag on disk, recording each resource once its
+ * files are complete; src/exports/ implements it.
+ */
+export interface JobExports {
+  run(jobId: number, request: RunRequest, target: JobTarget, sink: RunSink): Promise<RunOutcome>;
+}
 
 /** Where a run reports; the runner persists and counts. */
 export interface RunSink {

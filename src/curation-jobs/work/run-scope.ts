@@ -35,6 +35,15 @@ export async function runScope(request: RunRequest, target: JobTarget, sink: Run
   if (request.kind === 'MAPPING')
     return walkAndRecord(request, target, sink, mappingOf(request.operators, target));
   if (request.kind === 'INDEX') return walkAndRecord(request, target, sink, INDEXING);
+  if (request.kind === 'EXPORT') {
+    const { exports, jobId } = request;
+    if (exports === undefined || jobId === undefined)
+      return {
+        ended: 'FAILED',
+        message: 'An EXPORT job needs the bag writer, which this process does not have',
+      };
+    return exports.run(jobId, request, target, sink);
+  }
   const fixity = target.adapter.fixity;
   if (fixity === undefined) {
     const why = new CapabilityUnsupportedError('fixity checks', target.adapter.kind).message;

@@ -56,6 +56,8 @@ export const QUIET_TABLES = [
   'notification_targets',
   'notification_deliveries',
   'notification_attempts',
+  // Migration 023: an EXPORT job's bag files, read fresh by the job and its download; nothing keeps them.
+  'export_files',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';

@@ -22,6 +22,7 @@ import { auditMigration } from './019-audit.js';
 import { jobActorsMigration } from './020-job-actors.js';
 import { schedulesMigration } from './021-schedules.js';
 import { notificationsMigration } from './022-notifications.js';
+import { exportMigration } from './023-export.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '020-job-actors': jobActorsMigration(),
     '021-schedules': schedulesMigration(dialect),
     '022-notifications': notificationsMigration(dialect),
+    '023-export': exportMigration(),
   };
 }
 

@@ -397,9 +397,11 @@ export interface paths {
                                     createdBy?: number;
                                     dryRun?: boolean;
                                     finished?: number | null;
+                                    /** @description EXPORT: the package format (BAGIT); null for other kinds */
+                                    format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -445,7 +447,8 @@ export interface paths {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                        format?: string | null;
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
@@ -457,7 +460,8 @@ export interface paths {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                        format?: string | null;
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
@@ -490,9 +494,11 @@ export interface paths {
                                     createdBy?: number;
                                     dryRun?: boolean;
                                     finished?: number | null;
+                                    /** @description EXPORT: the package format (BAGIT); null for other kinds */
+                                    format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -569,9 +575,11 @@ export interface paths {
                                     createdBy?: number;
                                     dryRun?: boolean;
                                     finished?: number | null;
+                                    /** @description EXPORT: the package format (BAGIT); null for other kinds */
+                                    format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -652,9 +660,11 @@ export interface paths {
                                     createdBy?: number;
                                     dryRun?: boolean;
                                     finished?: number | null;
+                                    /** @description EXPORT: the package format (BAGIT); null for other kinds */
+                                    format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -733,9 +743,11 @@ export interface paths {
                                     createdBy?: number;
                                     dryRun?: boolean;
                                     finished?: number | null;
+                                    /** @description EXPORT: the package format (BAGIT); null for other kinds */
+                                    format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -846,6 +858,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/curation-job/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A COMPLETED EXPORT job's BagIt bag as a tar (?format=zip: a zip), root directory bag-<id>/ (not an envelope; errors are envelopes) */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "tar" | "zip";
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: never;
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/curation-job/{id}/report": {
         parameters: {
             query?: never;
@@ -947,9 +989,11 @@ export interface paths {
                                     createdBy?: number;
                                     dryRun?: boolean;
                                     finished?: number | null;
+                                    /** @description EXPORT: the package format (BAGIT); null for other kinds */
+                                    format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -3593,9 +3637,11 @@ export interface paths {
                                     createdBy?: number;
                                     dryRun?: boolean;
                                     finished?: number | null;
+                                    /** @description EXPORT: the package format (BAGIT); null for other kinds */
+                                    format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
