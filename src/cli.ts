@@ -6,6 +6,7 @@ import { JOB_USAGE, runJobCommand, type JobCliIo } from './curation-jobs/job-cli
 import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
 import { runSearchCommand, SEARCH_USAGE } from './search/search-cli.js';
+import { runScheduleCommand, SCHEDULE_USAGE } from './schedules/schedule-cli.js';
 import { runSpreadsheetCommand, SPREADSHEET_USAGE } from './spreadsheets/spreadsheet-cli.js';
 import { ValidationFailedError } from './shared/errors.js';
 import { checkBody } from './shared/body-check.js';
@@ -21,6 +22,7 @@ const USAGE = `Usage:
       Users work on the database the environment configures (DATABASE_URL, or SQLite under
       SCRIPTORIUM_DATA_DIR).
 ${JOB_USAGE}
+${SCHEDULE_USAGE}
 ${SEARCH_USAGE}
 ${SPREADSHEET_USAGE}`;
 
@@ -62,6 +64,7 @@ async function run(argv: string[]): Promise<number> {
     onInterrupt: (listener) => process.once('SIGINT', listener),
   };
   if (argv[0] === 'job') return runJobCommand(argv.slice(1), io);
+  if (argv[0] === 'schedule') return runScheduleCommand(argv.slice(1), io);
   if (argv[0] === 'search' || argv[0] === 'reindex') return runSearchCommand(argv[0], argv.slice(1), io);
   if (argv[0] === 'export' || argv[0] === 'import') return runSpreadsheetCommand(argv[0], argv.slice(1), io);
   const { positionals, values } = parseArgs({

@@ -38,6 +38,7 @@ export default defineConfig({
         '/schema',
         '/repository-view',
         '/curation-job',
+        '/schedule',
         '/events',
         '/audit',
       ].map((prefix) => [prefix, 'http://127.0.0.1:8080']),

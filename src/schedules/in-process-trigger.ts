@@ -5,6 +5,7 @@ import type { ScheduleRecord } from './schedule.js';
 import { messageOf, WAKE_SLACK_MS, type FireDue, type ScheduleTrigger } from './schedule-trigger.js';
 
 export interface InProcessTriggerOptions {
+  /** The enabled schedules. */
   readonly list: () => Promise<readonly ScheduleRecord[]>;
   readonly fire: FireDue;
   /** Tells whether the database changed (another process's writes to a shared SQLite file included). */

@@ -28,6 +28,12 @@ export function scheduleQueueName(scheduleId: number): string {
   return `scriptorium-schedule-${scheduleId}`;
 }
 
+interface SchedulePlan {
+  readonly id: number;
+  readonly cron: string;
+  readonly timeZone: string;
+}
+
 interface DueData {
   readonly scheduleId: number;
 }
@@ -131,8 +137,7 @@ export class PgBossTrigger implements ScheduleTrigger {
   private async run(): Promise<void> {
     while (!this.stopping) {
       try {
-        for (const record of await this.options.list())
-          if (record.enabled && !this.isStopping()) await this.take(record);
+        for (const plan of await this.enabled()) if (!this.isStopping()) await this.take(plan);
       } catch (error) {
         this.warn(`could not read the due schedules: ${messageOf(error)}`);
       }
@@ -140,7 +145,19 @@ export class PgBossTrigger implements ScheduleTrigger {
     }
   }
 
-  private async take(record: ScheduleRecord): Promise<void> {
+  /**
+   * The enabled schedules' plans, read every poll on this trigger's own connections (not the app's, whose
+   * statements tests count; the table is the service's, in its schema).
+   */
+  private async enabled(): Promise<SchedulePlan[]> {
+    const table = this.options.schema === undefined ? 'schedules' : `"${this.options.schema}".schedules`;
+    const { rows } = await this.pool.query<SchedulePlan>(
+      `select id, cron, time_zone as "timeZone" from ${table} where enabled = 1 order by id`,
+    );
+    return rows;
+  }
+
+  private async take(record: SchedulePlan): Promise<void> {
     const name = scheduleQueueName(record.id);
     const messages = await this.boss.fetch<DueData>(name, { batchSize: 10 });
     for (const message of messages) {

@@ -33,6 +33,20 @@ export class ScheduleStore {
     return (await query.execute()).map(toRecord);
   }
 
+  /**
+   * The enabled schedules, in id order: what the triggers read on their timers (a statement of its own
+   * shape, so statement-counting tests can tell it from a request's: test/support/background-statements.ts).
+   */
+  async listEnabled(): Promise<ScheduleRecord[]> {
+    const rows = await this.db
+      .selectFrom('schedules')
+      .selectAll()
+      .where('enabled', '=', 1)
+      .orderBy('id')
+      .execute();
+    return rows.map(toRecord);
+  }
+
   async findById(id: number): Promise<ScheduleRecord | undefined> {
     const row = await this.db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : toRecord(row);

@@ -77,7 +77,7 @@ export function createSchedules(deps: SchedulesDependencies): SchedulesPart {
   const newTrigger = (): ScheduleTrigger =>
     database.kind === 'sqlite'
       ? new InProcessTrigger({
-          list: () => store.list(),
+          list: () => store.listEnabled(),
           fire,
           dataVersion: dataVersionOf(deps.db),
           warn,

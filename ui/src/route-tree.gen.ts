@@ -20,6 +20,9 @@ import { Route as AppUsersRouteImport } from './routes/_app/users'
 import { Route as AppJobsIndexRouteImport } from './routes/_app/jobs/index'
 import { Route as AppJobsJobIdRouteImport } from './routes/_app/jobs/$jobId'
 import { Route as AppJobsNewRouteImport } from './routes/_app/jobs/new'
+import { Route as AppSchedulesIndexRouteImport } from './routes/_app/schedules/index'
+import { Route as AppSchedulesScheduleIdRouteImport } from './routes/_app/schedules/$scheduleId'
+import { Route as AppSchedulesNewRouteImport } from './routes/_app/schedules/new'
 import { Route as AppViewsIndexRouteImport } from './routes/_app/views/index'
 import { Route as AppViewsNewRouteImport } from './routes/_app/views/new'
 import { Route as AppViewsViewIdBrowseRouteImport } from './routes/_app/views/$viewId/browse'
@@ -80,6 +83,21 @@ const AppJobsNewRoute = AppJobsNewRouteImport.update({
   path: '/jobs/new',
   getParentRoute: () => AppRoute,
 } as any)
+const AppSchedulesIndexRoute = AppSchedulesIndexRouteImport.update({
+  id: '/schedules/',
+  path: '/schedules/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSchedulesScheduleIdRoute = AppSchedulesScheduleIdRouteImport.update({
+  id: '/schedules/$scheduleId',
+  path: '/schedules/$scheduleId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSchedulesNewRoute = AppSchedulesNewRouteImport.update({
+  id: '/schedules/new',
+  path: '/schedules/new',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppViewsIndexRoute = AppViewsIndexRouteImport.update({
   id: '/views/',
   path: '/views/',
@@ -116,8 +134,11 @@ export interface FileRoutesByFullPath {
   '/users': typeof AppUsersRoute
   '/jobs/$jobId': typeof AppJobsJobIdRoute
   '/jobs/new': typeof AppJobsNewRoute
+  '/schedules/$scheduleId': typeof AppSchedulesScheduleIdRoute
+  '/schedules/new': typeof AppSchedulesNewRoute
   '/views/new': typeof AppViewsNewRoute
   '/jobs/': typeof AppJobsIndexRoute
+  '/schedules/': typeof AppSchedulesIndexRoute
   '/views/': typeof AppViewsIndexRoute
   '/views/$viewId/browse': typeof AppViewsViewIdBrowseRoute
   '/views/$viewId/edit': typeof AppViewsViewIdEditRoute
@@ -133,8 +154,11 @@ export interface FileRoutesByTo {
   '/users': typeof AppUsersRoute
   '/jobs/$jobId': typeof AppJobsJobIdRoute
   '/jobs/new': typeof AppJobsNewRoute
+  '/schedules/$scheduleId': typeof AppSchedulesScheduleIdRoute
+  '/schedules/new': typeof AppSchedulesNewRoute
   '/views/new': typeof AppViewsNewRoute
   '/jobs': typeof AppJobsIndexRoute
+  '/schedules': typeof AppSchedulesIndexRoute
   '/views': typeof AppViewsIndexRoute
   '/views/$viewId/browse': typeof AppViewsViewIdBrowseRoute
   '/views/$viewId/edit': typeof AppViewsViewIdEditRoute
@@ -152,8 +176,11 @@ export interface FileRoutesById {
   '/_app/users': typeof AppUsersRoute
   '/_app/jobs/$jobId': typeof AppJobsJobIdRoute
   '/_app/jobs/new': typeof AppJobsNewRoute
+  '/_app/schedules/$scheduleId': typeof AppSchedulesScheduleIdRoute
+  '/_app/schedules/new': typeof AppSchedulesNewRoute
   '/_app/views/new': typeof AppViewsNewRoute
   '/_app/jobs/': typeof AppJobsIndexRoute
+  '/_app/schedules/': typeof AppSchedulesIndexRoute
   '/_app/views/': typeof AppViewsIndexRoute
   '/_app/views/$viewId/browse': typeof AppViewsViewIdBrowseRoute
   '/_app/views/$viewId/edit': typeof AppViewsViewIdEditRoute
@@ -171,8 +198,11 @@ export interface FileRouteTypes {
     | '/users'
     | '/jobs/$jobId'
     | '/jobs/new'
+    | '/schedules/$scheduleId'
+    | '/schedules/new'
     | '/views/new'
     | '/jobs/'
+    | '/schedules/'
     | '/views/'
     | '/views/$viewId/browse'
     | '/views/$viewId/edit'
@@ -188,8 +218,11 @@ export interface FileRouteTypes {
     | '/users'
     | '/jobs/$jobId'
     | '/jobs/new'
+    | '/schedules/$scheduleId'
+    | '/schedules/new'
     | '/views/new'
     | '/jobs'
+    | '/schedules'
     | '/views'
     | '/views/$viewId/browse'
     | '/views/$viewId/edit'
@@ -206,8 +239,11 @@ export interface FileRouteTypes {
     | '/_app/users'
     | '/_app/jobs/$jobId'
     | '/_app/jobs/new'
+    | '/_app/schedules/$scheduleId'
+    | '/_app/schedules/new'
     | '/_app/views/new'
     | '/_app/jobs/'
+    | '/_app/schedules/'
     | '/_app/views/'
     | '/_app/views/$viewId/browse'
     | '/_app/views/$viewId/edit'
@@ -299,6 +335,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppJobsNewRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/schedules/': {
+      id: '/_app/schedules/'
+      path: '/schedules'
+      fullPath: '/schedules/'
+      preLoaderRoute: typeof AppSchedulesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/schedules/$scheduleId': {
+      id: '/_app/schedules/$scheduleId'
+      path: '/schedules/$scheduleId'
+      fullPath: '/schedules/$scheduleId'
+      preLoaderRoute: typeof AppSchedulesScheduleIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/schedules/new': {
+      id: '/_app/schedules/new'
+      path: '/schedules/new'
+      fullPath: '/schedules/new'
+      preLoaderRoute: typeof AppSchedulesNewRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/views/': {
       id: '/_app/views/'
       path: '/views'
@@ -345,8 +402,11 @@ interface AppRouteChildren {
   AppUsersRoute: typeof AppUsersRoute
   AppJobsJobIdRoute: typeof AppJobsJobIdRoute
   AppJobsNewRoute: typeof AppJobsNewRoute
+  AppSchedulesScheduleIdRoute: typeof AppSchedulesScheduleIdRoute
+  AppSchedulesNewRoute: typeof AppSchedulesNewRoute
   AppViewsNewRoute: typeof AppViewsNewRoute
   AppJobsIndexRoute: typeof AppJobsIndexRoute
+  AppSchedulesIndexRoute: typeof AppSchedulesIndexRoute
   AppViewsIndexRoute: typeof AppViewsIndexRoute
   AppViewsViewIdBrowseRoute: typeof AppViewsViewIdBrowseRoute
   AppViewsViewIdEditRoute: typeof AppViewsViewIdEditRoute
@@ -361,8 +421,11 @@ const AppRouteChildren: AppRouteChildren = {
   AppUsersRoute: AppUsersRoute,
   AppJobsJobIdRoute: AppJobsJobIdRoute,
   AppJobsNewRoute: AppJobsNewRoute,
+  AppSchedulesScheduleIdRoute: AppSchedulesScheduleIdRoute,
+  AppSchedulesNewRoute: AppSchedulesNewRoute,
   AppViewsNewRoute: AppViewsNewRoute,
   AppJobsIndexRoute: AppJobsIndexRoute,
+  AppSchedulesIndexRoute: AppSchedulesIndexRoute,
   AppViewsIndexRoute: AppViewsIndexRoute,
   AppViewsViewIdBrowseRoute: AppViewsViewIdBrowseRoute,
   AppViewsViewIdEditRoute: AppViewsViewIdEditRoute,

@@ -13,7 +13,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description One of resource.create, metadata.update, metadata.revert, binary.upload, resource.delete, version.create, version.restore, version.delete, transaction.commit, transaction.rollback, fixity.check, job.apply, job.undo, repository-view.create, repository-view.update, repository-view.delete, schema.create, schema.update, schema.delete, user.create, user.update, user.delete, user.password, operator.create, operator.update, operator.delete, internal-metadata.create, internal-metadata.update, internal-metadata.delete, auth.login */
+                    /** @description One of resource.create, metadata.update, metadata.revert, binary.upload, resource.delete, version.create, version.restore, version.delete, transaction.commit, transaction.rollback, fixity.check, job.apply, job.undo, repository-view.create, repository-view.update, repository-view.delete, schema.create, schema.update, schema.delete, user.create, user.update, user.delete, user.password, operator.create, operator.update, operator.delete, internal-metadata.create, internal-metadata.update, internal-metadata.delete, schedule.create, schedule.update, schedule.delete, auth.login */
                     action?: string;
                     /** @description Events of this resource (its IRI, exactly) */
                     contextUri?: string;
@@ -53,7 +53,7 @@ export interface paths {
                             payload?: {
                                 "ArrayList<AuditEvent>"?: {
                                     /** @enum {string} */
-                                    action: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "auth.login";
+                                    action: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "schedule.create" | "schedule.update" | "schedule.delete" | "auth.login";
                                     /** @description The resource’s IRI */
                                     contextUri: string | null;
                                     /** @description Metadata: {removed, added} N-Triples lines; binary.upload: {digest, size, mimeType, filename}; versions: {version, label}; configuration: {id, name, fields}; never a credential */
@@ -131,7 +131,7 @@ export interface paths {
                             payload?: {
                                 AuditEvent?: {
                                     /** @enum {string} */
-                                    action: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "auth.login";
+                                    action: "resource.create" | "metadata.update" | "metadata.revert" | "binary.upload" | "resource.delete" | "version.create" | "version.restore" | "version.delete" | "transaction.commit" | "transaction.rollback" | "fixity.check" | "job.apply" | "job.undo" | "repository-view.create" | "repository-view.update" | "repository-view.delete" | "schema.create" | "schema.update" | "schema.delete" | "user.create" | "user.update" | "user.delete" | "user.password" | "operator.create" | "operator.update" | "operator.delete" | "internal-metadata.create" | "internal-metadata.update" | "internal-metadata.delete" | "schedule.create" | "schedule.update" | "schedule.delete" | "auth.login";
                                     /** @description The resource’s IRI */
                                     contextUri: string | null;
                                     /** @description Metadata: {removed, added} N-Triples lines; binary.upload: {digest, size, mimeType, filename}; versions: {version, label}; configuration: {id, name, fields}; never a credential */
@@ -4828,6 +4828,328 @@ export interface paths {
                                     verifying: boolean;
                                     versioning: boolean;
                                 }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List schedules (a curator sees those whose job is of a view they curate) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                "ArrayList<Schedule>"?: {
+                                    createdBy?: number;
+                                    cron?: string;
+                                    enabled?: boolean;
+                                    id?: number;
+                                    /** @description the body of POST /curation-job started at every due time */
+                                    job?: {
+                                        contextUri?: string;
+                                        /** @enum {string} */
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        repositoryViewId?: number;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description why the last firing started no job */
+                                    lastError?: string | null;
+                                    lastJobId?: number | null;
+                                    /** @description the last due time fired, epoch milliseconds */
+                                    lastRun?: number | null;
+                                    name?: string;
+                                    /** @description epoch milliseconds; null while paused */
+                                    nextRun?: number | null;
+                                    timeZone?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Update a schedule by its id (enabled false pauses it) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A schedule to create (id null) or update (DECISIONS.md §15). */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 5 fields: minute hour day-of-month month day-of-week (minute granularity) */
+                        cron: string;
+                        /** @description default true; false pauses the schedule */
+                        enabled?: boolean;
+                        id?: number | null;
+                        /** @description the body of POST /curation-job to start at every due time */
+                        job: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        /** @description an IANA time zone such as Europe/Berlin; default UTC */
+                        timeZone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                Schedule?: {
+                                    createdBy?: number;
+                                    cron?: string;
+                                    enabled?: boolean;
+                                    id?: number;
+                                    /** @description the body of POST /curation-job started at every due time */
+                                    job?: {
+                                        contextUri?: string;
+                                        /** @enum {string} */
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        repositoryViewId?: number;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description why the last firing started no job */
+                                    lastError?: string | null;
+                                    lastJobId?: number | null;
+                                    /** @description the last due time fired, epoch milliseconds */
+                                    lastRun?: number | null;
+                                    name?: string;
+                                    /** @description epoch milliseconds; null while paused */
+                                    nextRun?: number | null;
+                                    timeZone?: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Create a schedule: the job (the body of POST /curation-job) starts at every due time */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A schedule to create (id null) or update (DECISIONS.md §15). */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 5 fields: minute hour day-of-month month day-of-week (minute granularity) */
+                        cron: string;
+                        /** @description default true; false pauses the schedule */
+                        enabled?: boolean;
+                        id?: number | null;
+                        /** @description the body of POST /curation-job to start at every due time */
+                        job: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        /** @description an IANA time zone such as Europe/Berlin; default UTC */
+                        timeZone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                Schedule?: {
+                                    createdBy?: number;
+                                    cron?: string;
+                                    enabled?: boolean;
+                                    id?: number;
+                                    /** @description the body of POST /curation-job started at every due time */
+                                    job?: {
+                                        contextUri?: string;
+                                        /** @enum {string} */
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        repositoryViewId?: number;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description why the last firing started no job */
+                                    lastError?: string | null;
+                                    lastJobId?: number | null;
+                                    /** @description the last due time fired, epoch milliseconds */
+                                    lastRun?: number | null;
+                                    name?: string;
+                                    /** @description epoch milliseconds; null while paused */
+                                    nextRun?: number | null;
+                                    timeZone?: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Delete a schedule by id */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Only `id` is used; other properties are ignored. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One schedule */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                Schedule?: {
+                                    createdBy?: number;
+                                    cron?: string;
+                                    enabled?: boolean;
+                                    id?: number;
+                                    /** @description the body of POST /curation-job started at every due time */
+                                    job?: {
+                                        contextUri?: string;
+                                        /** @enum {string} */
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        repositoryViewId?: number;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description why the last firing started no job */
+                                    lastError?: string | null;
+                                    lastJobId?: number | null;
+                                    /** @description the last due time fired, epoch milliseconds */
+                                    lastRun?: number | null;
+                                    name?: string;
+                                    /** @description epoch milliseconds; null while paused */
+                                    nextRun?: number | null;
+                                    timeZone?: string;
+                                };
                             };
                         };
                     };

@@ -37,6 +37,7 @@ export function AppLayout() {
   const links = [
     { to: '/views', label: 'Repository views', show: true },
     { to: '/jobs', label: 'Curation jobs', show: curator },
+    { to: '/schedules', label: 'Schedules', show: curator },
     { to: '/schemas', label: 'Schemas', show: curator },
     { to: '/internal-metadata', label: 'Internal metadata', show: admin },
     { to: '/operators', label: 'Operators', show: admin },

@@ -2,6 +2,7 @@ import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { ButtonLink } from '../../../components/links';
 import { ErrorAlert } from '../../../components/query-states';
 import { useEventChannels } from '../../../app/live-events';
 import { isRunning, jobKeys, jobQuery, useJobAction, type CurationJob, type JobAction } from '../api';
@@ -164,9 +165,15 @@ function JobActions({ job }: { job: CurationJob }) {
   const available = ACTIONS.filter((candidate) => candidate.when(job));
   return (
     <Stack gap="xs" align="flex-end">
-      {available.length > 0 && (
-        <Group gap="xs">
-          {available.map((candidate) => (
+      <Group gap="xs">
+        {job.kind !== 'SPREADSHEET' && (
+          // A schedule starts this job's body again at every due time (DECISIONS.md §15).
+          <ButtonLink variant="default" to="/schedules/new" search={{ fromJob: job.id }}>
+            Repeat on a schedule
+          </ButtonLink>
+        )}
+        {available.length > 0 &&
+          available.map((candidate) => (
             <ConfirmAction
               key={candidate.action}
               label={candidate.label}
@@ -178,8 +185,7 @@ function JobActions({ job }: { job: CurationJob }) {
               onConfirm={() => mutation.mutateAsync(candidate.action).catch(() => undefined)}
             />
           ))}
-        </Group>
-      )}
+      </Group>
       {mutation.error !== null && <ErrorAlert error={mutation.error} />}
     </Stack>
   );
