@@ -40,6 +40,7 @@ export default defineConfig({
         '/curation-job',
         '/events',
         '/audit',
+        '/notification-target',
       ].map((prefix) => [prefix, 'http://127.0.0.1:8080']),
     ),
   },
