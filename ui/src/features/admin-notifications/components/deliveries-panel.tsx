@@ -1,12 +1,13 @@
-import { Badge, Stack, Table, Text, Title } from '@mantine/core';
+import { Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorAlert } from '../../../components/query-states';
 import { deliveriesQuery, type Delivery } from '../api';
 
-const COLOR: Readonly<Record<Delivery['state'], string>> = {
-  DELIVERED: 'green',
-  PENDING: 'yellow',
-  FAILED: 'red',
+/** Said in words, not colour (a light badge's green falls short of AA contrast). */
+const STATE_LABEL: Readonly<Record<Delivery['state'], string>> = {
+  DELIVERED: 'DELIVERED',
+  PENDING: 'PENDING (will retry)',
+  FAILED: 'FAILED (gave up)',
 };
 
 /** A target's deliveries, newest first: each attempt's time, outcome, status or SMTP answer, and error. */
@@ -44,9 +45,9 @@ export function DeliveriesPanel({ targetId, name }: { targetId: number; name: st
                           <Text size="sm">
                             {delivery.event} · {delivery.subjectKey}
                           </Text>
-                          <Badge color={COLOR[delivery.state]} variant="light">
-                            {delivery.state}
-                          </Badge>
+                          <Text size="sm" fw={700}>
+                            {STATE_LABEL[delivery.state]}
+                          </Text>
                         </Stack>
                       )}
                     </Table.Td>

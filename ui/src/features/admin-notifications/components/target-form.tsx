@@ -1,13 +1,4 @@
-import {
-  Button,
-  Checkbox,
-  Group,
-  NativeSelect,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -79,20 +70,15 @@ export function TargetForm({
       <Stack>
         {error !== null && <ErrorAlert error={error} />}
         <TextInput label="Name" key={form.key('name')} {...form.getInputProps('name')} />
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="target-kind-label">
-            Kind
-          </Text>
-          <SegmentedControl
-            aria-labelledby="target-kind-label"
-            data={[
-              { value: 'WEBHOOK', label: 'Webhook' },
-              { value: 'EMAIL', label: 'E-mail' },
-            ]}
-            key={form.key('kind')}
-            {...form.getInputProps('kind')}
-          />
-        </Stack>
+        <NativeSelect
+          label="Kind"
+          data={[
+            { value: 'WEBHOOK', label: 'Webhook' },
+            { value: 'EMAIL', label: 'E-mail' },
+          ]}
+          key={form.key('kind')}
+          {...form.getInputProps('kind')}
+        />
         {kind === 'WEBHOOK' ? (
           <TextInput
             label="URL"
