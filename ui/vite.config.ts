@@ -41,6 +41,7 @@ export default defineConfig({
         '/schedule',
         '/events',
         '/audit',
+        '/notification-target',
       ].map((prefix) => [prefix, 'http://127.0.0.1:8080']),
     ),
   },

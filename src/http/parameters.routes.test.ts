@@ -29,6 +29,7 @@ function messageFor(url: string, parameter: string): string {
   if (url.startsWith('/curation-job/')) return 'The curation job id must be a positive integer';
   if (url.startsWith('/schedule/')) return 'The schedule id must be a positive integer';
   if (url.startsWith('/audit/')) return 'The audit event id must be a positive integer';
+  if (url.startsWith('/notification-target/')) return 'The notification target id must be a positive integer';
   throw new Error(`No expected message for ${parameter} of ${url}`);
 }
 

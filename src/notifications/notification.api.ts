@@ -55,8 +55,8 @@ const properties = {
       }),
     ),
   ),
+  // (At least one: the service's check, which words it as "requires".)
   events: Type.Array(Event, {
-    minItems: 1,
     maxItems: NOTIFICATION_EVENTS.length,
     ...messages({
       required: 'A notification target requires at least one event',

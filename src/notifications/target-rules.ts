@@ -25,7 +25,9 @@ export function targetInputOf(body: CheckedBody<NotificationTargetBody>): Target
     else address = raw;
   }
   const events = body.get('events');
-  if (events !== undefined && new Set(events).size !== events.length)
+  if (events?.length === 0)
+    collector.add('events', 'required', 'A notification target requires at least one event');
+  else if (events !== undefined && new Set(events).size !== events.length)
     collector.add('events', 'pattern', "A notification target's events must not name an event twice");
   const name = body.get('name');
   if (!collector.isValid || kind === undefined || name === undefined || events === undefined)

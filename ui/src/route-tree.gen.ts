@@ -14,6 +14,7 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as AppActivityRouteImport } from './routes/_app/activity'
 import { Route as AppInternalMetadataRouteImport } from './routes/_app/internal-metadata'
+import { Route as AppNotificationsRouteImport } from './routes/_app/notifications'
 import { Route as AppOperatorsRouteImport } from './routes/_app/operators'
 import { Route as AppSchemasRouteImport } from './routes/_app/schemas'
 import { Route as AppUsersRouteImport } from './routes/_app/users'
@@ -51,6 +52,11 @@ const AppActivityRoute = AppActivityRouteImport.update({
 const AppInternalMetadataRoute = AppInternalMetadataRouteImport.update({
   id: '/internal-metadata',
   path: '/internal-metadata',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppNotificationsRoute = AppNotificationsRouteImport.update({
+  id: '/notifications',
+  path: '/notifications',
   getParentRoute: () => AppRoute,
 } as any)
 const AppOperatorsRoute = AppOperatorsRouteImport.update({
@@ -129,6 +135,7 @@ export interface FileRoutesByFullPath {
   '/sign-in': typeof SignInRoute
   '/activity': typeof AppActivityRoute
   '/internal-metadata': typeof AppInternalMetadataRoute
+  '/notifications': typeof AppNotificationsRoute
   '/operators': typeof AppOperatorsRoute
   '/schemas': typeof AppSchemasRoute
   '/users': typeof AppUsersRoute
@@ -149,6 +156,7 @@ export interface FileRoutesByTo {
   '/sign-in': typeof SignInRoute
   '/activity': typeof AppActivityRoute
   '/internal-metadata': typeof AppInternalMetadataRoute
+  '/notifications': typeof AppNotificationsRoute
   '/operators': typeof AppOperatorsRoute
   '/schemas': typeof AppSchemasRoute
   '/users': typeof AppUsersRoute
@@ -171,6 +179,7 @@ export interface FileRoutesById {
   '/sign-in': typeof SignInRoute
   '/_app/activity': typeof AppActivityRoute
   '/_app/internal-metadata': typeof AppInternalMetadataRoute
+  '/_app/notifications': typeof AppNotificationsRoute
   '/_app/operators': typeof AppOperatorsRoute
   '/_app/schemas': typeof AppSchemasRoute
   '/_app/users': typeof AppUsersRoute
@@ -193,6 +202,7 @@ export interface FileRouteTypes {
     | '/sign-in'
     | '/activity'
     | '/internal-metadata'
+    | '/notifications'
     | '/operators'
     | '/schemas'
     | '/users'
@@ -213,6 +223,7 @@ export interface FileRouteTypes {
     | '/sign-in'
     | '/activity'
     | '/internal-metadata'
+    | '/notifications'
     | '/operators'
     | '/schemas'
     | '/users'
@@ -234,6 +245,7 @@ export interface FileRouteTypes {
     | '/sign-in'
     | '/_app/activity'
     | '/_app/internal-metadata'
+    | '/_app/notifications'
     | '/_app/operators'
     | '/_app/schemas'
     | '/_app/users'
@@ -291,6 +303,13 @@ declare module '@tanstack/react-router' {
       path: '/internal-metadata'
       fullPath: '/internal-metadata'
       preLoaderRoute: typeof AppInternalMetadataRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/notifications': {
+      id: '/_app/notifications'
+      path: '/notifications'
+      fullPath: '/notifications'
+      preLoaderRoute: typeof AppNotificationsRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/operators': {
@@ -397,6 +416,7 @@ declare module '@tanstack/react-router' {
 interface AppRouteChildren {
   AppActivityRoute: typeof AppActivityRoute
   AppInternalMetadataRoute: typeof AppInternalMetadataRoute
+  AppNotificationsRoute: typeof AppNotificationsRoute
   AppOperatorsRoute: typeof AppOperatorsRoute
   AppSchemasRoute: typeof AppSchemasRoute
   AppUsersRoute: typeof AppUsersRoute
@@ -416,6 +436,7 @@ interface AppRouteChildren {
 const AppRouteChildren: AppRouteChildren = {
   AppActivityRoute: AppActivityRoute,
   AppInternalMetadataRoute: AppInternalMetadataRoute,
+  AppNotificationsRoute: AppNotificationsRoute,
   AppOperatorsRoute: AppOperatorsRoute,
   AppSchemasRoute: AppSchemasRoute,
   AppUsersRoute: AppUsersRoute,

@@ -12,17 +12,23 @@ import { createTestDatabase, type TestDatabase } from '../test-database.js';
 
 export const FIXTURE_PUBLIC_URL = 'https://scriptorium.example.org';
 
+export interface NotificationOptions {
+  readonly config?: Partial<Config>;
+  readonly worker?: Partial<DeliveryWorkerSettings>;
+  readonly ownConnection?: boolean;
+}
+
 export interface NotificationFixture {
   readonly handle: DatabaseHandle;
   readonly store: NotificationStore;
   readonly cipher: PasswordCipher;
   readonly viewId: number;
   readonly warnings: string[];
-  /** Notifications as app.ts builds them, over the same database (several: several instances). */
-  notifications(options?: {
-    config?: Partial<Config>;
-    worker?: Partial<DeliveryWorkerSettings>;
-  }): Notifications;
+  /**
+   * Notifications as app.ts builds them, over the same database; `ownConnection` gives them a connection
+   * pool of their own on PostgreSQL (another instance).
+   */
+  notifications(options?: NotificationOptions): Notifications;
   close(): Promise<void>;
 }
 
@@ -47,20 +53,27 @@ export async function notificationFixture(): Promise<NotificationFixture> {
   const cipher = new PasswordCipher('notification-fixture-secret');
   const warnings: string[] = [];
   const built: Notifications[] = [];
+  const handles: DatabaseHandle[] = [];
   return {
     handle,
     store: new NotificationStore(handle.db),
     cipher,
     viewId: view.id,
     warnings,
-    notifications: (options = {}) => {
+    notifications: (options: NotificationOptions = {}) => {
       const config: Config = {
         ...loadConfig({ SCRIPTORIUM_PUBLIC_URL: FIXTURE_PUBLIC_URL }),
         database: database.config,
         ...options.config,
       };
+      // SQLite (in memory here) is one process's database: another instance is another PostgreSQL pool.
+      const own =
+        options.ownConnection === true && database.config.kind === 'postgres'
+          ? connectDatabase(database.config)
+          : undefined;
+      if (own !== undefined) handles.push(own);
       const made = createNotifications({
-        db: handle.db,
+        db: (own ?? handle).db,
         config,
         cipher,
         viewName: async (id) =>
@@ -80,6 +93,7 @@ export async function notificationFixture(): Promise<NotificationFixture> {
     },
     close: async () => {
       for (const made of built) await made.stop?.();
+      for (const own of handles) await own.db.destroy();
       await handle.db.destroy();
       await database.drop();
     },

@@ -1373,6 +1373,408 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notification-target": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notification targets (ADMIN) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                LinkedList?: {
+                                    address: string | null;
+                                    created: number;
+                                    createdBy: number;
+                                    events: ("JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN")[];
+                                    /** @description null on create; assigned by the service */
+                                    id: number;
+                                    kind: "WEBHOOK" | "EMAIL";
+                                    name: string;
+                                    repositoryViewId: number | null;
+                                    url: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Update a notification target (ADMIN); one that becomes a webhook is answered its new secret */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description WEBHOOK needs `url`, EMAIL needs `address`; the other is ignored. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        address?: string | null;
+                        events: ("JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN")[];
+                        id?: number | null;
+                        kind: "WEBHOOK" | "EMAIL";
+                        name: string;
+                        repositoryViewId?: number | null;
+                        url?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                NotificationTarget?: {
+                                    address: string | null;
+                                    created: number;
+                                    createdBy: number;
+                                    events: ("JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN")[];
+                                    /** @description null on create; assigned by the service */
+                                    id: number;
+                                    kind: "WEBHOOK" | "EMAIL";
+                                    name: string;
+                                    repositoryViewId: number | null;
+                                    /** @description the webhook's signing secret: shown once, never answered again */
+                                    secret?: string;
+                                    url: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Create a notification target (ADMIN); a webhook's secret is answered this once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description WEBHOOK needs `url`, EMAIL needs `address`; the other is ignored. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        address?: string | null;
+                        events: ("JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN")[];
+                        id?: number | null;
+                        kind: "WEBHOOK" | "EMAIL";
+                        name: string;
+                        repositoryViewId?: number | null;
+                        url?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                NotificationTarget?: {
+                                    address: string | null;
+                                    created: number;
+                                    createdBy: number;
+                                    events: ("JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN")[];
+                                    /** @description null on create; assigned by the service */
+                                    id: number;
+                                    kind: "WEBHOOK" | "EMAIL";
+                                    name: string;
+                                    repositoryViewId: number | null;
+                                    /** @description the webhook's signing secret: shown once, never answered again */
+                                    secret?: string;
+                                    url: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Delete a notification target by id, with its deliveries (ADMIN) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Only `id` is used; other properties are ignored. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-target/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notification target (ADMIN) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                NotificationTarget?: {
+                                    address: string | null;
+                                    created: number;
+                                    createdBy: number;
+                                    events: ("JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN")[];
+                                    /** @description null on create; assigned by the service */
+                                    id: number;
+                                    kind: "WEBHOOK" | "EMAIL";
+                                    name: string;
+                                    repositoryViewId: number | null;
+                                    url: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-target/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A notification target's deliveries, newest first, each with its attempts (ADMIN) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                LinkedList?: {
+                                    attempts: {
+                                        attempted: number;
+                                        durationMs: number;
+                                        error: string | null;
+                                        id: number;
+                                        outcome: "DELIVERED" | "FAILED";
+                                        response: string | null;
+                                        status: number | null;
+                                    }[];
+                                    created: number;
+                                    event: "JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN" | "TEST";
+                                    finished: number | null;
+                                    id: number;
+                                    nextAttempt: number | null;
+                                    state: "PENDING" | "DELIVERED" | "FAILED";
+                                    subjectKey: string;
+                                    targetId: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-target/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notice to the target now, once (ADMIN); answers the delivery and its attempt */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                Delivery?: {
+                                    attempts: {
+                                        attempted: number;
+                                        durationMs: number;
+                                        error: string | null;
+                                        id: number;
+                                        outcome: "DELIVERED" | "FAILED";
+                                        response: string | null;
+                                        status: number | null;
+                                    }[];
+                                    created: number;
+                                    event: "JOB_FAILED" | "JOB_COMPLETED" | "FIXITY_FAILED" | "AUDIT_CHAIN_BROKEN" | "TEST";
+                                    finished: number | null;
+                                    id: number;
+                                    nextAttempt: number | null;
+                                    state: "PENDING" | "DELIVERED" | "FAILED";
+                                    subjectKey: string;
+                                    targetId: number;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operators": {
         parameters: {
             query?: never;

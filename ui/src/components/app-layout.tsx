@@ -42,6 +42,7 @@ export function AppLayout() {
     { to: '/internal-metadata', label: 'Internal metadata', show: admin },
     { to: '/operators', label: 'Operators', show: admin },
     { to: '/users', label: 'Users', show: admin },
+    { to: '/notifications', label: 'Notifications', show: admin },
     { to: '/activity', label: 'Activity', show: admin },
   ] as const;
 
