@@ -7,6 +7,7 @@ import { connectDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/migrate.js';
 import { runSearchCommand, SEARCH_USAGE } from './search/search-cli.js';
 import { runSpreadsheetCommand, SPREADSHEET_USAGE } from './spreadsheets/spreadsheet-cli.js';
+import { EXPORT_BAG_USAGE, runExportBagCommand } from './exports/export-cli.js';
 import { ValidationFailedError } from './shared/errors.js';
 import { checkBody } from './shared/body-check.js';
 import { NewUserBody } from './users/user.schema.js';
@@ -22,7 +23,8 @@ const USAGE = `Usage:
       SCRIPTORIUM_DATA_DIR).
 ${JOB_USAGE}
 ${SEARCH_USAGE}
-${SPREADSHEET_USAGE}`;
+${SPREADSHEET_USAGE}
+${EXPORT_BAG_USAGE}`;
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -63,6 +65,7 @@ async function run(argv: string[]): Promise<number> {
   };
   if (argv[0] === 'job') return runJobCommand(argv.slice(1), io);
   if (argv[0] === 'search' || argv[0] === 'reindex') return runSearchCommand(argv[0], argv.slice(1), io);
+  if (argv[0] === 'export-bag') return runExportBagCommand(argv.slice(1), io);
   if (argv[0] === 'export' || argv[0] === 'import') return runSpreadsheetCommand(argv[0], argv.slice(1), io);
   const { positionals, values } = parseArgs({
     args: argv,
