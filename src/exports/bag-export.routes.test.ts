@@ -14,6 +14,7 @@ import { jobUntil, payloadOf } from '../../test/support/curation-jobs/ledger-sit
 import { embeddedSite, type SheetSite } from '../../test/support/spreadsheets/sheet-site.js';
 import { body, sendJson } from '../../test/support/test-app.js';
 import { binaryFile, METADATA_FILE, resourceDirectory } from './bag-paths.js';
+import { runExportBagCommand } from './export-cli.js';
 import { userQuads } from './resource-turtle.js';
 
 /**
@@ -249,5 +250,46 @@ describe('EXPORT jobs (BagIt) on the embedded repository', () => {
     const gone = await download(job.id, 'zip');
     expect(gone.statusCode).toBe(404);
     expect(gone.body).toContain(`The bag of curation job ${job.id} is no longer on the server`);
+  });
+
+  it('scriptorium export-bag starts the job, follows it and downloads a bag that validates', async () => {
+    const col = await site.adapter.createChild(site.rootUri, titled('By the command line'));
+    await upload(col, 'page.txt', Buffer.from('a page'));
+    const output: string[] = [];
+    const io = {
+      env: { SCRIPTORIUM_TOKEN: site.curator.token },
+      fetch,
+      readPassword: () => Promise.resolve(''),
+      write: (text: string) => {
+        output.push(text);
+      },
+      interactive: false,
+      pollMs: 20,
+      onInterrupt: () => undefined,
+    };
+    const server = site.rootUri.replace(/\/rest\/$/, '');
+    for (const zip of [false, true]) {
+      const file = path.join(scratch, zip ? 'cli.zip' : 'cli.tar');
+      const code = await runExportBagCommand(
+        [String(site.viewId), col, file, '--server', server, ...(zip ? ['--zip'] : [])],
+        io,
+      );
+      expect(code, output.join('')).toBe(0);
+      const into = fs.mkdtempSync(path.join(scratch, 'cli-'));
+      await (zip ? extractZip : extractTar)(fs.readFileSync(file), into);
+      const [root] = fs.readdirSync(into);
+      expect(root).toMatch(/^bag-\d+$/);
+      const validation = await validateBag(path.join(into, root ?? ''));
+      expect(validation.problems).toEqual([]);
+      expect(validation.payload).toHaveLength(3);
+    }
+    expect(output.join('')).toMatch(/Job \d+ COMPLETED: 2 resources exported; a bag of 3 files/);
+    // A refusal is told, and nothing is written.
+    const refused = await runExportBagCommand(
+      [String(site.viewId), 'http://elsewhere.example/x', path.join(scratch, 'no.tar'), '--server', server],
+      io,
+    );
+    expect(refused).toBe(1);
+    expect(fs.existsSync(path.join(scratch, 'no.tar'))).toBe(false);
   });
 });

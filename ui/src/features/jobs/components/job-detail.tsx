@@ -8,6 +8,7 @@ import { useEventChannels } from '../../../app/live-events';
 import { isRunning, jobKeys, jobQuery, useJobAction, type CurationJob, type JobAction } from '../api';
 import { JobChanges } from './job-changes';
 import { FixityReport } from './fixity-report';
+import { BagDownloads } from './bag-downloads';
 import { formatTime, JobProgress, JobStateBadge } from './job-state';
 
 /**
@@ -96,6 +97,7 @@ export function JobDetail({ id }: { id: number }) {
       {/* An INDEX job (search, DECISIONS.md §12) changes no resource: its counts say what it did. */}
       {(job.kind === 'MAPPING' || job.kind === 'SPREADSHEET') && <JobChanges job={job} />}
       {job.kind === 'FIXITY' && <FixityReport job={job} />}
+      {job.kind === 'EXPORT' && job.state === 'COMPLETED' && <BagDownloads job={job} />}
     </Stack>
   );
 }

@@ -20,6 +20,7 @@ import { useLiveContexts } from '../../../../features/browser/live';
 import { compactIri } from '../../../../features/browser/terms';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
 import { StartJobButton } from '../../../../features/jobs/components/start-job-button';
+import { ExportBag } from '../../../../features/jobs/components/export-bag';
 import { BrowserSearchBox } from '../../../../features/search/components/search-box';
 import { SpreadsheetSection } from '../../../../features/spreadsheets/components/spreadsheet-section';
 import { BinaryTools } from '../../../../features/resource-tools/components/binary-tools';
@@ -133,6 +134,10 @@ function BrowsePage() {
       />
       {!context.resource && !context.isVersion && (
         <SpreadsheetSection resource={resource} canImport={curator} />
+      )}
+      {/* A container's bag (DECISIONS.md §15); jobs never run inside a transaction. */}
+      {curator && !context.resource && !context.isVersion && resource.tx === undefined && (
+        <ExportBag resource={resource} />
       )}
       <VersionsSection resource={resource} context={context} createdBy={versionCreator} />
       <HistorySection
