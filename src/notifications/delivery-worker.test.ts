@@ -36,6 +36,7 @@ async function failJob(notifications: Notifications): Promise<number> {
     scope: 'CHILDREN',
     query: null,
     spreadsheet: null,
+    format: null,
     operators: [],
     dryRun: false,
     createdBy: 1,

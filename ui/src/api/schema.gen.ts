@@ -5285,7 +5285,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5358,7 +5358,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5431,7 +5431,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5537,7 +5537,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
