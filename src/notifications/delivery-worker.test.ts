@@ -145,6 +145,29 @@ describe('DeliveryWorker: webhooks', () => {
   });
 });
 
+describe('DeliveryWorker: an answer that never ends', () => {
+  it('reads at most 64 KiB of it: a 200 whose body floods is delivered well before the timeout', async () => {
+    const receiver = await startWebhookReceiver(['flood']);
+    try {
+      const notifications = fixture.notifications({ worker: { timeoutMs: 5_000, retryDelaysMs: [] } });
+      const created = await target(notifications, {
+        name: 'Hook',
+        kind: 'WEBHOOK',
+        url: receiver.url,
+        events: ['JOB_FAILED'],
+      });
+      await failJob(notifications);
+      await notifications.worker.runOnce();
+      const [delivery] = await fixture.store.deliveriesOf(created.id, 10);
+      // Read to its end, the body would have run into the timeout and failed the attempt.
+      expect(delivery).toMatchObject({ state: 'DELIVERED' });
+      expect(delivery!.attempts[0]).toMatchObject({ status: 200, error: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('DeliveryWorker: e-mail', () => {
   it('records an SMTP server that is down as a failed attempt and retries it, without the password', async () => {
     const url = await deadSmtpUrl();

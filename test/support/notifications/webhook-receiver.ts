@@ -6,8 +6,11 @@ export interface ReceivedHook {
   readonly body: string;
 }
 
-/** What the receiver does with a request: answer this status, or never answer (a timeout). */
-export type ReceiverAnswer = number | 'hang';
+/**
+ * What the receiver does with a request: answer this status, never answer (a timeout), or answer 200 with
+ * a body that never ends (an attack on the sender's memory).
+ */
+export type ReceiverAnswer = number | 'hang' | 'flood';
 
 export interface WebhookReceiver {
   readonly url: string;
@@ -35,6 +38,18 @@ export async function startWebhookReceiver(
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
       const answer = answers[Math.min(received.length, answers.length) - 1] ?? 200;
       if (answer === 'hang') return;
+      if (answer === 'flood') {
+        response.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const chunk = Buffer.alloc(16 * 1024, 120);
+        const pour = (): void => {
+          if (response.destroyed || response.writableEnded) return;
+          // Waits for the socket to drain: the flood stops when the client stops reading.
+          if (response.write(chunk)) setImmediate(pour);
+          else response.once('drain', pour);
+        };
+        pour();
+        return;
+      }
       response.writeHead(answer, { 'content-type': 'text/plain' }).end(`answered ${answer}`);
     });
   });
