@@ -380,6 +380,24 @@ describe('firing', () => {
     }
   });
 
+  it('starts nothing and records why when its creator was deleted', async () => {
+    const gone = await createUser(t, 'ROLE_CURATOR');
+    await setCurators(view.viewId, [curator.id, gone.id]);
+    const schedule = await createSchedule(t.app, { name: 'Gone', job: fixityJob(view.viewId) }, gone.token);
+    ok(await sendJson(t.app, 'POST', '/user/delete', { id: gone.id }));
+    const before = (await jobs()).length;
+    const firing = await schedulerOfApp(t.app).fire(schedule.id, Date.UTC(2026, 0, 5, 3, 0));
+    expect(firing).toEqual({
+      outcome: 'ERROR',
+      error: `The user (id ${gone.id}) who created schedule ${schedule.id} no longer exists`,
+    });
+    expect((await jobs()).length).toBe(before);
+    expect(ok(await sendJson(t.app, 'GET', `/schedule/${schedule.id}`)).Schedule).toMatchObject({
+      lastJobId: null,
+      lastError: firing.outcome === 'ERROR' ? firing.error : '',
+    });
+  });
+
   it('skips a paused schedule', async () => {
     const schedule = await createSchedule(
       t.app,
