@@ -68,7 +68,7 @@ export class CurationJobService {
     caller: Principal,
     file?: SheetSource,
   ): Promise<CurationJob> {
-    const { value, opened, contextUri, sheet } = await this.validate(body, caller, file);
+    const { value, opened, contextUri, sheet } = await this.check(body, caller, file);
     const job: NewCurationJob = {
       kind: value.kind,
       repositoryViewId: opened.view.id,
@@ -87,15 +87,8 @@ export class CurationJobService {
     return value.kind === 'INDEX' ? this.startIndexJob(job) : this.start(await this.deps.store.create(job));
   }
 
-  /**
-   * Checks a job body as `create` does, starting nothing: a schedule's job (src/schedules) is INVALID at
-   * the schedule's creation with the same messages its job's creation would give.
-   */
-  async check(body: CheckedBody<CurationJobBody>, caller: Principal): Promise<void> {
-    await this.validate(body, caller);
-  }
-
-  private async validate(body: CheckedBody<CurationJobBody>, caller: Principal, file?: SheetSource) {
+  /** Checks a job body as `create` does, starting nothing (also a schedule's job: src/schedules). */
+  async check(body: CheckedBody<CurationJobBody>, caller: Principal, file?: SheetSource) {
     const collector = body.collector;
     const viewId = body.get('repositoryViewId');
     const opened = viewId === undefined ? undefined : await this.openForCaller(viewId, caller);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenWithEmbeddedView, type EmbeddedView } from '../../test/support/embedded-view.js';
+import { baseUrlOf, SseClient } from '../../test/support/events/events.js';
 import { createSchedule, fixityJob, ok, schedulerOfApp } from '../../test/support/schedules/schedules.js';
 import { body, buildTestApp, createUser, sendJson, type TestApp } from '../../test/support/test-app.js';
 import type { Schedule } from './schedule.js';
@@ -379,6 +380,24 @@ describe('firing', () => {
     }
   });
 
+  it('starts nothing and records why when its creator was deleted', async () => {
+    const gone = await createUser(t, 'ROLE_CURATOR');
+    await setCurators(view.viewId, [curator.id, gone.id]);
+    const schedule = await createSchedule(t.app, { name: 'Gone', job: fixityJob(view.viewId) }, gone.token);
+    ok(await sendJson(t.app, 'POST', '/user/delete', { id: gone.id }));
+    const before = (await jobs()).length;
+    const firing = await schedulerOfApp(t.app).fire(schedule.id, Date.UTC(2026, 0, 5, 3, 0));
+    expect(firing).toEqual({
+      outcome: 'ERROR',
+      error: `The user (id ${gone.id}) who created schedule ${schedule.id} no longer exists`,
+    });
+    expect((await jobs()).length).toBe(before);
+    expect(ok(await sendJson(t.app, 'GET', `/schedule/${schedule.id}`)).Schedule).toMatchObject({
+      lastJobId: null,
+      lastError: firing.outcome === 'ERROR' ? firing.error : '',
+    });
+  });
+
   it('skips a paused schedule', async () => {
     const schedule = await createSchedule(
       t.app,
@@ -388,6 +407,51 @@ describe('firing', () => {
     expect(await schedulerOfApp(t.app).fire(schedule.id, Date.UTC(2026, 0, 3))).toEqual({
       outcome: 'SKIPPED',
     });
-    expect(otherViewId).toBeGreaterThan(0);
+  });
+});
+
+describe('events', () => {
+  it('publishes create, fire, update and delete on the schedule channel to the view’s curators only', async () => {
+    const open = (token: string) =>
+      SseClient.open(`${baseUrlOf(t.app)}/events`, { authorization: `Bearer ${token}` });
+    const mine = await open(curator.token);
+    const theirs = await open(otherCurator.token);
+    try {
+      const schedule = await createSchedule(
+        t.app,
+        { name: 'Heard', job: fixityJob(view.viewId) },
+        curator.token,
+      );
+      await schedulerOfApp(t.app).fire(schedule.id, Date.UTC(2026, 0, 4, 3, 0));
+      ok(
+        await sendJson(t.app, 'PUT', '/schedule', { ...schedule, enabled: false }, { token: curator.token }),
+      );
+      ok(await sendJson(t.app, 'DELETE', '/schedule', { id: schedule.id }, { token: curator.token }));
+      await mine.waitForEvent((envelope, event) => event === 'schedule' && envelope.meta.action === 'DELETE');
+      const heard = mine.events
+        .filter((message) => message.event === 'schedule' && message.envelope.meta.id === String(schedule.id))
+        .map((message) => [message.envelope.meta.action, message.envelope.meta.message]);
+      expect(heard).toEqual([
+        ['CREATE', `Schedule ${schedule.id} created`],
+        ['UPDATE', expect.stringMatching(new RegExp(`^Schedule ${schedule.id} started curation job \\d+$`))],
+        ['UPDATE', `Schedule ${schedule.id} updated`],
+        ['DELETE', `Schedule ${schedule.id} deleted`],
+      ]);
+      // A marker the other curator may hear (a schedule of their own view), after everything above.
+      const marker = await createSchedule(
+        t.app,
+        { name: 'Marker', job: fixityJob(otherViewId) },
+        otherCurator.token,
+      );
+      await theirs.waitForEvent(
+        (envelope, event) => event === 'schedule' && envelope.meta.id === String(marker.id),
+      );
+      expect(
+        theirs.events.filter((message) => message.event === 'schedule').map((m) => m.envelope.meta.id),
+      ).toEqual([String(marker.id)]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
   });
 });

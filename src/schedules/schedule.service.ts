@@ -20,7 +20,7 @@ type Body = CheckedBody<Static<typeof ScheduleBody>>;
 export interface ScheduleServiceDependencies {
   readonly store: ScheduleStore;
   /** The curation jobs' own check of a job body (CurationJobService.check), as the caller. */
-  readonly checkJob: (body: CheckedBody<CurationJobBody>, caller: Principal) => Promise<void>;
+  readonly checkJob: (body: CheckedBody<CurationJobBody>, caller: Principal) => Promise<unknown>;
   /** The ids of the views the caller may see (a curator's own; ADMIN: every view). */
   readonly viewIdsOf: (caller: Principal) => Promise<readonly number[]>;
   readonly curatorsOf: CuratorsOf;
