@@ -29,6 +29,9 @@ export interface BagExportSettings {
   readonly now?: () => Date;
 }
 
+/** Rows of export_files written in one statement. */
+const ROW_BATCH = 200;
+
 /** What writing one resource's files came to. */
 type Written =
   | { readonly files: readonly ExportFile[]; readonly undigested: boolean }
@@ -39,7 +42,8 @@ type Written =
  * The RUN phase of an EXPORT job (DECISIONS.md §15): walks the scope (the same walk every kind uses,
  * scope-entries.ts) and writes each resource's files into the job's bag as the walk describes it, in the
  * walk's slot (at most `concurrency` requests and files at once). Each file is complete on disk before its
- * row is recorded and before its resource counts as done, so a resumed job skips what the rows list. When
+ * row is recorded (rows go in batches, and all of them once the walk stops), so a resumed job skips what
+ * the rows list and writes again what they do not, whatever its items say. When
  * the walk ends the tag files are written. A resource that cannot be read, or a binary whose bytes do not
  * match the digest the repository holds, fails the job naming it, and the partial bag is removed: a bag
  * never holds bytes that do not match their manifest, nor misses a resource of its scope.
@@ -84,6 +88,10 @@ export class BagExports implements JobExports {
     sink: RunSink,
   ): Promise<RunOutcome> {
     const recorded = await this.files.recordedResources(jobId);
+    // Rows of files complete on disk, recorded a batch at a time (one commit per file would cost a
+    // database sync each); whatever a stop leaves unrecorded is written again by the resumed run.
+    const pending: ExportFile[] = [];
+    const flush = () => this.files.record(jobId, pending.splice(0));
     let undigested = 0;
     const walk = scopeEntries(target, request, {
       concurrency: request.concurrency,
@@ -93,7 +101,7 @@ export class BagExports implements JobExports {
       then: (description) =>
         recorded.has(description.uri)
           ? Promise.resolve<Written>({ skipped: true })
-          : this.writeResource(jobId, request.contextUri, target, description),
+          : this.writeResource(jobId, request.contextUri, target, description, pending),
     });
     let seen = 0;
     try {
@@ -113,12 +121,17 @@ export class BagExports implements JobExports {
         const written = entry.extra;
         if ('error' in written) return { ended: 'FAILED', message: `${written.error}; no bag was kept` };
         if ('files' in written && written.undigested) undigested += 1;
+        if (pending.length >= ROW_BATCH) await flush();
         if (!sink.isDone(entry.uri))
           await sink.record({ kind: 'EXPORT', contextUri: entry.uri, error: null });
       }
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       return { ended: 'FAILED', message: `The scope of ${request.contextUri} could not be exported: ${why}` };
+    } finally {
+      // After the walk has ended (its writes in flight included): what is complete is recorded, so a
+      // stopped run's successor skips it.
+      await flush();
     }
     return this.finish(jobId, request.contextUri, target, undigested);
   }
@@ -163,6 +176,7 @@ export class BagExports implements JobExports {
     scopeUri: string,
     target: JobTarget,
     description: ResourceDescription,
+    pending: ExportFile[],
   ): Promise<Written> {
     const { uri } = description;
     const bag = this.bagDirectory(jobId);
@@ -201,7 +215,7 @@ export class BagExports implements JobExports {
           sha512: written.sha512,
         });
       }
-      await this.files.record(jobId, files);
+      pending.push(...files);
       return { files, undigested };
     } catch (error) {
       return {

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractTar } from '../../test/support/bagit/archives';
 import { validateBag } from '../../test/support/bagit/validate-bag';
+import { keyboard, pointer } from './actors';
 import {
   apiCall,
   DESKTOP,
@@ -19,7 +20,8 @@ import fs from 'node:fs';
 /*
  * Export packages in the workbench (DECISIONS.md §15, issue 31), signed in as a curator of the embedded
  * view: `Export as bag` on a container starts an EXPORT job, whose screen shows it COMPLETED and offers
- * `Download bag (tar)`; the downloaded tar holds a bag that validates. Axe at the desktop and phone sizes.
+ * `Download bag (tar)`; the downloaded tar holds a bag that validates. Axe at the desktop and phone sizes;
+ * at the phone size driven by the keyboard alone.
  */
 
 const TITLE = 'http://purl.org/dc/terms/title';
@@ -81,11 +83,12 @@ describe('export packages', () => {
     ({ token, viewId, prefix, curator } = await embeddedViewSession());
   });
 
-  for (const [size, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
+  // At the phone size with the keyboard alone, at the desktop size with the pointer.
+  for (const [size, viewport, actor] of [
+    ['desktop', DESKTOP, pointer],
+    ['phone', PHONE, keyboard],
   ] as const)
-    it(`a curator exports a container as a bag and downloads the tar (${size})`, async () => {
+    it(`a curator exports a container as a bag and downloads the tar (${size}, ${actor.name})`, async () => {
       const collection = await createContainer('', `Bag collection ${word} ${size}`);
       await createContainer(collection, `Box one ${word}`);
       await createContainer(collection, `Box two ${word}`);
@@ -96,7 +99,7 @@ describe('export packages', () => {
         await page.getByRole('heading', { level: 1, name: `Bag collection ${word} ${size}` }).waitFor();
         expect(await page.getByRole('radio', { name: 'Everything below it' }).isChecked()).toBe(true);
         await expectAccessible(page, `the container with Export as bag (${size})`);
-        await page.getByRole('button', { name: 'Export as bag' }).click();
+        await actor.press(page.getByRole('button', { name: 'Export as bag' }));
 
         await page.getByRole('heading', { level: 1, name: /^Curation job \d+$/ }).waitFor();
         await page.getByText('COMPLETED', { exact: true }).first().waitFor({ timeout: 30_000 });
@@ -105,7 +108,7 @@ describe('export packages', () => {
         await expectAccessible(page, `a COMPLETED EXPORT job (${size})`);
 
         const downloading = page.waitForEvent('download');
-        await page.getByRole('button', { name: 'Download bag (tar)' }).click();
+        await actor.press(page.getByRole('button', { name: 'Download bag (tar)' }));
         const download = await downloading;
         const name = download.suggestedFilename();
         expect(name).toMatch(/^bag-\d+\.tar$/);
