@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '../../test/support/test-app.js';
 import { auditCases } from '../../test/support/http/envelope-audit.js';
 import { contextCases } from '../../test/support/http/envelope-context.js';
 import { premisCases } from '../../test/support/http/envelope-premis.js';
+import { preservationCases } from '../../test/support/http/envelope-preservation.js';
 import { revertCases } from '../../test/support/http/envelope-revert.js';
 import { searchIndexCases } from '../../test/support/http/envelope-search-index.js';
 import { SERVICE_CASES } from '../../test/support/http/envelope-service.js';
@@ -39,6 +40,7 @@ const CASES: Record<string, RouteCases> = {
   ...premisCases(current),
   ...auditCases(),
   ...revertCases(current),
+  ...preservationCases(current),
 };
 
 let t: TestApp;

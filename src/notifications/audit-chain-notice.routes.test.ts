@@ -51,7 +51,7 @@ describe('GET /audit/verify tells AUDIT_CHAIN_BROKEN targets', () => {
     }
     await receiver.waitFor(1);
     const deliveries = body(await sendJson(t.app, 'GET', `/notification-target/${created.id}/deliveries`))
-      .payload.LinkedList as { subjectKey: string }[];
+      .payload['ArrayList<NotificationDelivery>'] as { subjectKey: string }[];
     expect(deliveries.map((d) => d.subjectKey)).toEqual([`audit/${victim}`]);
     const notice = JSON.parse(receiver.received[0]!.body) as { event: string; summary: { title: string } };
     expect(notice).toMatchObject({

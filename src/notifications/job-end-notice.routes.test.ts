@@ -62,8 +62,9 @@ describe('a curation job run by the app tells its targets', () => {
     // The attempt is recorded once the receiver's answer is read: look until it is.
     let deliveries: { subjectKey: string; state: string }[] = [];
     for (let tries = 0; tries < 200; tries += 1) {
-      deliveries = body(await sendJson(t.app, 'GET', `/notification-target/${target.id}/deliveries`)).payload
-        .LinkedList as typeof deliveries;
+      deliveries = body(await sendJson(t.app, 'GET', `/notification-target/${target.id}/deliveries`)).payload[
+        'ArrayList<NotificationDelivery>'
+      ] as typeof deliveries;
       if (deliveries.every((delivery) => delivery.state !== 'PENDING')) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

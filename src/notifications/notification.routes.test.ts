@@ -29,7 +29,9 @@ interface Target {
 }
 
 async function list(): Promise<Target[]> {
-  return body(await sendJson(t.app, 'GET', '/notification-target')).payload.LinkedList as Target[];
+  return body(await sendJson(t.app, 'GET', '/notification-target')).payload[
+    'ArrayList<NotificationTarget>'
+  ] as Target[];
 }
 
 async function create(payload: Record<string, unknown>): Promise<Target> {
@@ -87,7 +89,10 @@ describe('notification targets', () => {
       summary: { outcome: 'TEST' },
     });
     const deliveries = body(await sendJson(t.app, 'GET', `/notification-target/${created.id}/deliveries`))
-      .payload.LinkedList as { state: string; attempts: { outcome: string; status: number }[] }[];
+      .payload['ArrayList<NotificationDelivery>'] as {
+      state: string;
+      attempts: { outcome: string; status: number }[];
+    }[];
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]!.attempts).toEqual([expect.objectContaining({ outcome: 'DELIVERED', status: 204 })]);
   });

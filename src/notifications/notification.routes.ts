@@ -16,7 +16,8 @@ import type { NotificationService } from './notification.service.js';
 
 const tags = ['notifications'];
 const KEY = 'NotificationTarget';
-const LIST_KEY = 'LinkedList';
+const LIST_KEY = 'ArrayList<NotificationTarget>';
+const DELIVERIES_KEY = 'ArrayList<NotificationDelivery>';
 
 /**
  * DECISIONS.md §15: notification targets (ADMIN only, permissions.ts), as the other entities are —
@@ -100,10 +101,10 @@ export function notificationRoutes(service: NotificationService) {
           tags,
           summary: "A notification target's deliveries, newest first, each with its attempts (ADMIN)",
           params: TargetIdParams,
-          response: { 200: envelopeSchema(payloadOf(LIST_KEY, Type.Array(deliverySchema))) },
+          response: { 200: envelopeSchema(payloadOf(DELIVERIES_KEY, Type.Array(deliverySchema))) },
         },
       },
-      async (request) => success(LIST_KEY, await service.deliveries(request.params.id)),
+      async (request) => success(DELIVERIES_KEY, await service.deliveries(request.params.id)),
     );
     app.post<{ Params: TargetIdParams }>(
       '/notification-target/:id/test',

@@ -1,24 +1,19 @@
 import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { resolveRepositoryCredentials } from '../embedded-repository/credentials.js';
-import {
-  body,
-  buildTestApp,
-  login,
-  sendJson,
-  TEST_ADMIN,
-  type TestApp,
-} from '../../test/support/test-app.js';
+import { buildTestApp, login, sendJson, TEST_ADMIN, type TestApp } from '../../test/support/test-app.js';
+import { ok } from '../../test/support/schedules/schedules.js';
 import { testDialect } from '../../test/support/test-database.js';
+import { startSmtpSink, type SmtpSink } from '../../test/support/notifications/smtp-sink.js';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../test/support/notifications/webhook-receiver.js';
 
 /**
  * Issue 31, first "done when": a FIXITY schedule every minute on a container where one binary was corrupted on
@@ -37,52 +32,20 @@ interface Job {
   created: number;
   progress: { total: number; done: number; changed: number; failed: number };
 }
-interface Hook {
-  readonly raw: string;
-  readonly signature: string | undefined;
-}
-
 let dir: string;
 let a: TestApp;
 let b: FastifyInstance;
 let tokenB: string;
-let smtp: SMTPServer;
-let receiver: http.Server;
-const mails: ParsedMail[] = [];
-const hooks: Hook[] = [];
+let smtp: SmtpSink;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-31-'));
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          mails.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
-  receiver = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const signature = request.headers['x-scriptorium-signature'];
-      hooks.push({
-        raw: Buffer.concat(chunks).toString('utf8'),
-        signature: typeof signature === 'string' ? signature : undefined,
-      });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpSink();
+  receiver = await startWebhookReceiver([204]);
   a = await buildTestApp({
     dataDir: dir,
-    smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+    smtpUrl: smtp.url,
     smtpFrom: 'curation@example.org',
     notificationPollMs: 200,
     // SQLite: two processes' worth of apps need one database file.
@@ -95,18 +58,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await b?.close();
-  await a?.close();
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await b.close();
+  await a.close();
+  await smtp.close();
+  await receiver.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function ok(response: { body: string }): Record<string, unknown> {
-  const envelope = body(response as Parameters<typeof body>[0]);
-  expect(envelope.meta.status, response.body).toBe('SUCCESS');
-  return envelope.payload;
-}
 
 /** A request straight to the embedded repository (/rest) with its Basic credentials. */
 function rest(method: 'PUT', url: string, contentType: string, payload: string) {
@@ -137,7 +94,7 @@ describe(`a FIXITY schedule every minute, two instances (${testDialect})`, () =>
   it(
     'fires once per minute and each run sends exactly one e-mail and one signed webhook naming the corrupted binary',
     async () => {
-      const views = ok(await sendJson(a.app, 'GET', '/repository-view'))['LinkedList'] as {
+      const views = ok(await sendJson(a.app, 'GET', '/repository-view')).LinkedList as {
         id: number;
         rootUri: string;
       }[];
@@ -172,7 +129,7 @@ describe(`a FIXITY schedule every minute, two instances (${testDialect})`, () =>
         await sendJson(a.app, 'POST', '/notification-target', {
           name: 'Preservation hook',
           kind: 'WEBHOOK',
-          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+          url: receiver.url,
           events,
           repositoryViewId: view!.id,
         }),
@@ -224,37 +181,34 @@ describe(`a FIXITY schedule every minute, two instances (${testDialect})`, () =>
 
       // Exactly one e-mail and one webhook per run: wait for the last run's, then compare counts.
       const ids = jobs.filter((job) => ['COMPLETED', 'FAILED'].includes(job.state)).map((job) => job.id);
-      await until(
-        'one e-mail and one webhook per run',
-        async () => (mails.length >= ids.length && hooks.length >= ids.length ? true : undefined),
-        30_000,
-      );
+      await Promise.all([smtp.waitFor(ids.length), receiver.waitFor(ids.length)]);
       // The target's delivery record says the same: one delivered notice per run.
       const deliveries = ok(await sendJson(a.app, 'GET', `/notification-target/${webhook.id}/deliveries`))[
-        'LinkedList'
+        'ArrayList<NotificationDelivery>'
       ] as { state: string }[];
       expect(deliveries.filter((delivery) => delivery.state === 'DELIVERED')).toHaveLength(ids.length);
-      expect(mails).toHaveLength(ids.length);
-      expect(hooks).toHaveLength(ids.length);
-      for (const hook of hooks) {
-        const expected = `sha256=${createHmac('sha256', webhook.secret).update(hook.raw).digest('hex')}`;
-        expect(hook.signature).toBe(expected);
-        const notice = JSON.parse(hook.raw) as {
+      expect(smtp.messages).toHaveLength(ids.length);
+      expect(receiver.received).toHaveLength(ids.length);
+      for (const hook of receiver.received) {
+        const expected = `sha256=${createHmac('sha256', webhook.secret).update(hook.body).digest('hex')}`;
+        expect(hook.headers['x-scriptorium-signature']).toBe(expected);
+        const notice = JSON.parse(hook.body) as {
           event: string;
           job: { id: number };
           summary: { failedResources: { contextUri: string; status: string }[]; link: string };
         };
-        expect(notice.event, hook.raw).toBe('FIXITY_FAILED');
+        expect(notice.event, hook.body).toBe('FIXITY_FAILED');
         expect(ids).toContain(notice.job.id);
-        expect(notice.summary.failedResources, hook.raw).toEqual([
+        expect(notice.summary.failedResources, hook.body).toEqual([
           expect.objectContaining({ contextUri: corrupted, status: 'BAD_CHECKSUM' }),
         ]);
         expect(notice.summary.link).toMatch(new RegExp(`/ui/jobs/${notice.job.id}$`));
       }
       expect(
-        new Set(hooks.map((hook) => (JSON.parse(hook.raw) as { job: { id: number } }).job.id)).size,
+        new Set(receiver.received.map((hook) => (JSON.parse(hook.body) as { job: { id: number } }).job.id))
+          .size,
       ).toBe(ids.length);
-      for (const mail of mails) {
+      for (const mail of smtp.messages) {
         expect(mail.text).toContain(corrupted);
         expect(mail.to).toBeDefined();
         expect(mail.text).toMatch(/\/ui\/jobs\/\d+/);

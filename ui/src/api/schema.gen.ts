@@ -1405,7 +1405,7 @@ export interface paths {
                                 status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
                             };
                             payload?: {
-                                LinkedList?: {
+                                "ArrayList<NotificationTarget>"?: {
                                     address: string | null;
                                     created: number;
                                     createdBy: number;
@@ -1675,7 +1675,7 @@ export interface paths {
                                 status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
                             };
                             payload?: {
-                                LinkedList?: {
+                                "ArrayList<NotificationDelivery>"?: {
                                     attempts: {
                                         attempted: number;
                                         durationMs: number;

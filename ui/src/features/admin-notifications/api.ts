@@ -9,7 +9,7 @@ export const notificationKeys = {
 };
 
 async function listTargets() {
-  return payload(await api.GET('/notification-target'), 'LinkedList');
+  return payload(await api.GET('/notification-target'), 'ArrayList<NotificationTarget>');
 }
 
 /** GET /notification-target (ADMIN): never a secret. */
@@ -19,7 +19,7 @@ export const targetsQuery = () => queryOptions({ queryKey: notificationKeys.list
 async function listDeliveries(id: number) {
   return payload(
     await api.GET('/notification-target/{id}/deliveries', { params: { path: { id } } }),
-    'LinkedList',
+    'ArrayList<NotificationDelivery>',
   );
 }
 
