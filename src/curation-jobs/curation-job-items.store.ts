@@ -7,7 +7,7 @@ import type { CurationJobItemRow } from './curation-job.table.js';
  * ITEM outcomes (curation-job.table.ts); INDEXED: an INDEX job wrote the resource's document; EXPORTED: an
  * EXPORT job wrote the resource's files into its bag.
  */
-export type ItemOutcome = 'CHANGED' | 'UNCHANGED' | 'FAILED' | 'CHECKED' | 'INDEXED' | 'EXPORTED';
+export type ItemOutcome = 'CHANGED' | 'UNCHANGED' | 'FAILED' | 'CHECKED' | 'INDEXED' | 'EXPORTED' | 'PLANNED';
 /**
  * NONE → (WRITING) → APPLIED → (RESTORING) → UNDONE. WRITING and RESTORING mark an LDP write in flight: a
  * runner that stopped there does not know whether it happened, so the next one checks the content first.
@@ -273,7 +273,7 @@ export class CurationJobItemStore {
 
   /**
    * done/changed/failed as the recorded items say (a resumed run starts from them). `changed` counts
-   * CHANGED (MAPPING), SUCCESS (FIXITY), INDEXED (INDEX) or EXPORTED (EXPORT) items; `failed` FAILED items or any other
+   * CHANGED (MAPPING), SUCCESS (FIXITY), INDEXED (INDEX), EXPORTED (EXPORT) or PLANNED (COPY) items; `failed` FAILED items or any other
    * fixity status.
    */
   async countersFromItems(jobId: number): Promise<Omit<JobProgress, 'total'>> {
@@ -283,7 +283,7 @@ export class CurationJobItemStore {
         sql<number | string>`count(*)`.as('done'),
         sql<
           number | string | null
-        >`sum(case when outcome in ('CHANGED', 'INDEXED', 'EXPORTED') or fixity_status = 'SUCCESS' then 1 else 0 end)`.as(
+        >`sum(case when outcome in ('CHANGED', 'INDEXED', 'EXPORTED', 'PLANNED') or fixity_status = 'SUCCESS' then 1 else 0 end)`.as(
           'changed',
         ),
         sql<

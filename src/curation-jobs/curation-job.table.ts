@@ -43,7 +43,7 @@ export interface CurationJobTable {
  * One resource a job processed, in the order found. MAPPING: the change (`removed`/`added` as JSON text of
  * wire triples), the resource's ETag at preview, and whether it was written (`write_state`). FIXITY: the
  * check's outcome. INDEX: INDEXED (its document was written) or FAILED. EXPORT: EXPORTED (its files are in
- * the bag). `outcome` is CHANGED, UNCHANGED, FAILED, CHECKED, INDEXED or EXPORTED; unchanged resources are kept so a resumed run skips them.
+ * the bag). COPY: PLANNED (src/copies/ keeps its plan row). `outcome` is CHANGED, UNCHANGED, FAILED, CHECKED, INDEXED, EXPORTED or PLANNED; unchanged resources are kept so a resumed run skips them.
  */
 export interface CurationJobItemTable {
   job_id: number;

@@ -102,6 +102,12 @@ export type RunItem =
       readonly kind: 'EXPORT';
       readonly contextUri: string;
       readonly error: string | null;
+    }
+  | {
+      /** COPY (DECISIONS.md §16): the resource is planned (src/copies/ keeps its plan row); `error`: a conflict. */
+      readonly kind: 'COPY';
+      readonly contextUri: string;
+      readonly error: string | null;
     };
 
 /**
