@@ -349,6 +349,7 @@ describe('COPY jobs run through JobCopies', () => {
     copies.failing.add(records[1] ?? '');
     const failing = await started(copyJob({ dryRun: false, scope: 'RESOURCE', contextUri: records[1] }));
     const failed = await until(failing.id, ['APPLIED', 'FAILED']);
+    copies.failing.clear();
     expect(failed.state).toBe('FAILED');
     expect(failed.message).toBe(
       "Copied 0 resources; 1 failed; versions are not copied, only each resource's current state",
@@ -370,6 +371,47 @@ describe('COPY jobs run through JobCopies', () => {
     expect(copies.calls.some((call) => call.phase === 'apply' && call.request.jobId === conflicting.id)).toBe(
       false,
     );
+  });
+
+  it('a cancelled apply goes back to PREVIEWED; applying again copies only what was not copied', async () => {
+    const job = await started(copyJob());
+    await until(job.id, ['PREVIEWED']);
+    let rows = 0;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first row passes; the second waits until the cancel was asked.
+    copies.gate = async () => {
+      rows += 1;
+      if (rows === 2) await held;
+    };
+    const actedBefore = copies.acted.length;
+    try {
+      await sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`, undefined, { token: curator.token });
+      for (let i = 0; i < 400 && rows < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const cancel = await sendJson(t.app, 'POST', `/curation-job/${job.id}/cancel`, undefined, {
+        token: curator.token,
+      });
+      expect(body(cancel).meta.status).toBe('SUCCESS');
+      // The runner hears the cancel with its heartbeat.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    } finally {
+      release();
+    }
+    const cancelled = await until(job.id, ['PREVIEWED', 'APPLIED', 'FAILED']);
+    expect(cancelled.state, cancelled.message ?? '').toBe('PREVIEWED');
+    expect(cancelled.message).toBe(
+      'The apply was cancelled; stopped after 1 resources; applying it again goes on from where it stopped',
+    );
+    copies.gate = undefined;
+    await sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`, undefined, { token: curator.token });
+    const applied = await until(job.id, ['APPLIED', 'FAILED']);
+    expect(applied.state, applied.message ?? '').toBe('APPLIED');
+    expect(applied.progress).toEqual({ total: 3, done: 3, changed: 3, failed: 0 });
+    const acted = copies.acted.slice(actedBefore);
+    expect(acted).toHaveLength(3);
+    expect(new Set(acted).size).toBe(3);
   });
 
   it('a curator who no longer curates the target view may read the job but not apply it', async () => {
