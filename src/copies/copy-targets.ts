@@ -56,7 +56,7 @@ export class CopyTargets {
   }
 
   private place(ancestors: readonly string[], name: string, kind: CopyKind): CopyTarget {
-    for (const segment of [...ancestors, name]) checkSegment(segment);
+    for (const segment of [...ancestors, name]) checkSegment(segment, this.targetKind);
     let parent = this.base;
     for (const ancestor of ancestors) parent = this.child(parent, ancestor, 'CONTAINER');
     const targetUri = this.child(parent, name, kind);
@@ -78,12 +78,9 @@ export class CopyTargets {
   }
 }
 
-/** A decoded segment re-encoded for an IRI path: everything but unreserved characters percent-encoded. */
+/** A decoded segment re-encoded for an IRI path, as the adapters' named creation encodes a name. */
 export function encodeSegment(name: string): string {
-  return encodeURIComponent(name).replace(
-    /[!'()*]/gu,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  return encodeURIComponent(name);
 }
 
 /** The decoded path segments of `uri` below `ancestorUri`; undefined when it is not at or below it. */
@@ -128,13 +125,18 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function checkSegment(segment: string): void {
-  if (segment === '' || segment === '.' || segment === '..')
-    throw new UnmappableSourceError(`A segment named "${segment}" cannot be copied`);
-  if (segment.includes('/') || segment.includes('\\'))
-    throw new UnmappableSourceError(`A segment named "${segment}" holds a slash and cannot be copied`);
-  if (segment.toLowerCase().startsWith('fcr:'))
-    throw new UnmappableSourceError(`A segment named "${segment}" is a Fedora endpoint's name`);
+/** Names named creation refuses (named-children.ts), refused here already so the plan says so. */
+function checkSegment(segment: string, kind: RepositoryKind): void {
+  const refuse = (why: string) => {
+    throw new UnmappableSourceError(`A segment named ${JSON.stringify(segment)} ${why} and cannot be copied`);
+  };
+  if (segment === '' || /^\.+$/u.test(segment)) refuse('is only dots or empty');
+  if (segment.length > 255) refuse('is longer than 255 characters');
+  if (segment.includes('/') || segment.includes('\\') || /%2f|%5c/iu.test(segment)) refuse('holds a slash');
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/u.test(segment)) refuse('holds control characters');
+  if (kind === 'FEDORA' && /^(fcr|tx):/iu.test(segment)) refuse("is a Fedora endpoint's name");
+  if (kind === 'LDP' && /\.(meta|acl|acr)$/iu.test(segment)) refuse("is a Solid server's auxiliary resource");
 }
 
 function withoutSlash(uri: string): string {

@@ -60,10 +60,12 @@ export function copyStatements(
     all.push(quad(subject, q.predicate, object));
   }
   all.push(quad(self, namedNode(PROV_WAS_DERIVED_FROM), namedNode(description.uri)));
-  const statements = all
-    .filter((q) => q.subject.value === targetUri && q.subject.termType === 'NamedNode')
-    .map((q) => ({ predicate: q.predicate.value, object: q.object }));
-  const others = all.filter((q) => !(q.subject.value === targetUri && q.subject.termType === 'NamedNode'));
+  // A blank node's statements must reach the repository in one request (a blank node is local to the
+  // document it is in): every statement naming one goes with the fragments', after creation.
+  const atCreation = (q: Quad) =>
+    q.subject.termType === 'NamedNode' && q.subject.value === targetUri && q.object.termType !== 'BlankNode';
+  const statements = all.filter(atCreation).map((q) => ({ predicate: q.predicate.value, object: q.object }));
+  const others = all.filter((q) => !atCreation(q));
   return { statements, others, all };
 }
 
