@@ -6,8 +6,12 @@ import type { ChildStatement, ResourceDescription } from '../repository-adapters
 
 export const PROV_WAS_DERIVED_FROM = 'http://www.w3.org/ns/prov#wasDerivedFrom';
 
-/** Statements an LDP server writes itself on every write (CSS): never copied, never compared by undo. */
-const VOLATILE_PREDICATES = new Set([`${NS.dcterms}modified`]);
+/**
+ * Statements Community Solid Server writes itself (its modification time, a binary's Content-Type as
+ * ma:format, POSIX stats): never copied (the media type travels as the copy's Content-Type), never
+ * compared by undo.
+ */
+const VOLATILE_PREDICATES = new Set([`${NS.dcterms}modified`, 'http://www.w3.org/ns/ma-ont#format']);
 const VOLATILE_NAMESPACES = ['http://www.w3.org/ns/posix/stat#'];
 
 /**

@@ -183,6 +183,8 @@ export function bytesStream(bytes: Buffer): Readable {
   return Readable.from([bytes.subarray(0, bytes.length >> 1), bytes.subarray(bytes.length >> 1)]);
 }
 
+const SERVER_WRITTEN = new Set([`${NS.dcterms}modified`, 'http://www.w3.org/ns/ma-ont#format']);
+
 /** A resource's user statements as lines (`<s> <p> o`), subjects and objects mapped by `iri`. */
 export function userLines(
   quads: readonly Quad[],
@@ -196,7 +198,8 @@ export function userLines(
     .filter((q) => !isServerManaged(q.predicate.value, q.object))
     .filter(
       (q) =>
-        q.predicate.value !== `${NS.dcterms}modified` &&
+        // What Community Solid Server writes itself: modification times, a binary's Content-Type.
+        !SERVER_WRITTEN.has(q.predicate.value) &&
         !q.predicate.value.startsWith('http://www.w3.org/ns/posix/'),
     )
     .map((q) => {
