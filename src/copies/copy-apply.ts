@@ -216,7 +216,11 @@ function checkPlace(row: CopyItem, created: string): void {
     throw new Error(`The target created ${created} instead of ${row.targetUri}`);
 }
 
-/** Conflicts of the plan that are gone now become planned again; answers the targets that still exist. */
+/**
+ * Conflicts of the plan whose target is gone now become planned again; answers the targets that still
+ * exist. A listed scope's second hit of one name stays a conflict (not copied) without stopping the rest:
+ * its target is the first hit's copy.
+ */
 async function recheckConflicts(
   store: CopyItemStore,
   request: CopyRequest,
@@ -224,7 +228,11 @@ async function recheckConflicts(
 ): Promise<string[]> {
   const still: string[] = [];
   const conflicts = await store.withOutcome(request.jobId, ['CONFLICT']);
+  if (conflicts.length === 0) return still;
+  const others = new Set<string>();
+  for await (const row of store.all(request.jobId)) if (row.outcome !== 'CONFLICT') others.add(row.targetUri);
   await forEachBounded(conflicts, request.concurrency, async (row) => {
+    if (others.has(row.targetUri)) return;
     if (await targetExists(target.adapter, row.targetUri)) still.push(row.targetUri);
     else await store.update(request.jobId, row.sourceUri, { outcome: 'PLANNED', error: null });
   });

@@ -8,10 +8,13 @@ import {
   countingCreations,
   embeddedRepository,
   memoryCopySink,
+  RELATION,
   TITLE,
   type CopySite,
 } from '../../test/support/copies/copy-sites.js';
+import type { JobTarget } from '../curation-jobs/work/job-work.js';
 import { CollectionCopies } from './collection-copies.js';
+import { isDerivedFrom } from './iri-rewrite.js';
 import type { CopyItemStore } from './copy-items.store.js';
 
 /**
@@ -179,5 +182,80 @@ describe('COPY from a Fedora 4 repository to a Fedora 6 repository', () => {
     }
     expect(await target.adapter.exists(edited)).toBe(true);
     expect((await target.adapter.describe(into)).children).toEqual([copyOf(letters)]);
+  });
+  it('copies a CHILDREN scope with its context as their parent; links leaving the set stay', async () => {
+    const { collection, into, request } = await scenario('kids');
+    const [letters = '', box = '', odd = '', , scan = ''] = collection.resources;
+    const engine = new CollectionCopies(store);
+    const childrenOnly = { ...request, scope: 'CHILDREN' as const };
+    const planned = await engine.plan(childrenOnly, source.target, target.target, memorySink().sink);
+    expect(planned).toMatchObject({ ended: 'COMPLETE', summary: { containers: 3, binaries: 0 } });
+    const applied = await engine.apply(childrenOnly, source.target, target.target, memoryCopySink().sink);
+    expect(applied).toMatchObject({ ended: 'DONE', copied: 3 });
+    const copiedBox = `${into}/kids/box%20one`;
+    expect((await target.adapter.describe(`${into}/kids`)).children.sort()).toEqual(
+      [copiedBox, `${into}/kids/%C3%A9t%C3%A9%2050%25`].sort(),
+    );
+    expect((await target.adapter.describe(copiedBox)).children).toEqual([]);
+    const links = (await target.adapter.describe(copiedBox)).quads
+      .filter((q) => q.predicate.value === RELATION)
+      .map((q) => q.object.value)
+      .sort();
+    // The link to a member's fragment is rewritten; the scan was not copied, so its link stays the source's.
+    expect(links).toEqual([`${into}/kids/%C3%A9t%C3%A9%2050%25#part`, scan].sort());
+    expect(letters).toBe(collection.uri);
+    expect(box).not.toBe(odd);
+  });
+
+  it('puts the hits of a listed scope under the target context, the second of one name a conflict', async () => {
+    const { collection, into, request } = await scenario('hits');
+    const other = await source.adapter.createChild(source.rootUri, [], undefined, { name: 'hits-other' });
+    const sameName = await source.adapter.createChild(other, [], undefined, { name: 'inner' });
+    const inner = collection.resources[3] ?? '';
+    const searched: JobTarget = {
+      ...source.target,
+      scopes: {
+        async *matching() {
+          yield* [inner, sameName];
+        },
+        membersOf: () => Promise.resolve([]),
+      },
+    };
+    const query = { ...request, scope: 'QUERY' as const, query: 'inner' };
+    const engine = new CollectionCopies(store);
+    const planned = await engine.plan(query, searched, target.target, memorySink().sink);
+    expect(planned).toMatchObject({ ended: 'COMPLETE', summary: { containers: 2, conflicts: 1 } });
+    if (planned.ended !== 'COMPLETE') throw new Error('planned');
+    expect(planned.note).toContain(`${into}/inner is where ${inner} is copied too`);
+    const applied = await engine.apply(query, searched, target.target, memoryCopySink().sink);
+    expect(applied).toMatchObject({ ended: 'DONE', copied: 1, failed: 0 });
+    // The hit is copied alone (its descendants are not), derived from the first hit.
+    const copy = await target.adapter.describe(`${into}/inner`);
+    expect(copy.children).toEqual([]);
+    expect(isDerivedFrom(copy, inner)).toBe(true);
+    expect((await engine.report(query.jobId, 0, 10)).map((row) => row.outcome)).toEqual([
+      'COPIED',
+      'CONFLICT',
+    ]);
+  });
+
+  it('stops on a cancel between resources and goes on from there when applied again', async () => {
+    const { collection, copyOf, request } = await scenario('cancelled');
+    const counted = countingCreations(target.adapter);
+    const countedTarget = { ...target.target, adapter: counted.adapter };
+    const engine = new CollectionCopies(store);
+    await engine.plan(request, source.target, countedTarget, memorySink().sink);
+    const first = memoryCopySink({ cancelled: () => first.results.length >= 2 });
+    const stopped = await engine.apply(
+      { ...request, concurrency: 1 },
+      source.target,
+      countedTarget,
+      first.sink,
+    );
+    expect(stopped).toEqual({ ended: 'CANCELLED', message: '2 resources were copied before the cancel' });
+    const resumed = await engine.apply(request, source.target, countedTarget, memoryCopySink().sink);
+    expect(resumed).toMatchObject({ ended: 'DONE', copied: 6 });
+    expect([...counted.created.values()]).toEqual(Array.from({ length: 6 }, () => 1));
+    expect(await compareCopies(source.adapter, target.adapter, collection, copyOf)).toEqual([]);
   });
 });
