@@ -132,7 +132,7 @@ async function create(applying: Applying, row: CopyItem): Promise<Ended> {
     sink.act(row.targetUri, upload),
   );
   checkPlace(row, uri);
-  return finishBinary(applying, row, sent, true);
+  return finishBinary(applying, row, sent, true, description);
 }
 
 /**
@@ -146,9 +146,15 @@ async function resume(applying: Applying, row: CopyItem): Promise<Ended> {
   if (there === undefined) return create(applying, row);
   const derived = isDerivedFrom(there, row.sourceUri);
   if (row.kind === 'BINARY')
-    return finishBinary(applying, row, await sourceDigests(source.adapter, row.sourceUri), derived);
+    return finishBinary(
+      applying,
+      row,
+      await sourceDigests(source.adapter, row.sourceUri),
+      derived,
+      await source.adapter.describe(row.sourceUri),
+    );
   if (!derived && (there.children.length > 0 || userSnapshot(there) !== '')) return notOurs(row);
-  await completeMetadata(applying, row, there);
+  await completeMetadata(applying, row, there, await source.adapter.describe(row.sourceUri));
   return copied(applying, row);
 }
 
@@ -161,6 +167,7 @@ async function finishBinary(
   row: CopyItem,
   sent: StreamDigests,
   ours: boolean,
+  description: ResourceDescription,
 ): Promise<Ended> {
   const { target, sink } = applying;
   const held = parseStoredDigest(row.sourceDigest);
@@ -179,7 +186,7 @@ async function finishBinary(
         `The bytes that arrived at ${row.targetUri} do not match the source's: ${arrival?.algorithm} ${arrival?.expected} sent, ${arrival?.found} arrived; the copy was removed`,
     };
   }
-  await completeMetadata(applying, row, await target.adapter.describe(row.targetUri));
+  await completeMetadata(applying, row, arrival.there, description);
   return { ...(await copied(applying, row)), digestAlgorithm: arrival.algorithm, digestCheck: 'MATCH' };
 }
 
@@ -188,9 +195,9 @@ async function completeMetadata(
   applying: Applying,
   row: CopyItem,
   there: ResourceDescription,
+  description: ResourceDescription,
 ): Promise<void> {
-  const { source, target, sink } = applying;
-  const description = await source.adapter.describe(row.sourceUri);
+  const { target, sink } = applying;
   const missing = missingStatements(there, copyStatements(description, row.targetUri, applying.rewriter).all);
   if (missing.length > 0)
     await sink.act(row.targetUri, () => target.adapter.updateTriples(row.targetUri, [], missing));

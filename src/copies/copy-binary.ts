@@ -1,6 +1,6 @@
 import { namedNode, quad } from '../linked-data/rdf/terms.js';
 import { PREMIS } from '../linked-data/rdf/vocab.js';
-import type { RepositoryAdapter } from '../repository-adapters/repository-adapter.js';
+import type { RepositoryAdapter, ResourceDescription } from '../repository-adapters/repository-adapter.js';
 import { heldDigest, type HeldDigest } from '../exports/repository-digest.js';
 import type { DigestCheck } from './copy-items.store.js';
 import { algorithmName, digesting, digestOf, type StreamDigests } from './stream-digests.js';
@@ -14,6 +14,8 @@ export interface ArrivalCheck {
   /** The two digests, for the message of a mismatch. */
   readonly expected: string;
   readonly found: string;
+  /** The copy as described while checking it. */
+  readonly there: ResourceDescription;
 }
 
 /** Where a binary is copied to and what it is sent as. */
@@ -74,20 +76,27 @@ export async function checkArrival(
   uri: string,
   sent: StreamDigests,
 ): Promise<ArrivalCheck> {
-  let held = heldDigest((await target.describe(uri)).quads);
+  const there = await target.describe(uri);
+  let held = heldDigest(there.quads);
   if (held === undefined && target.fixity !== undefined) {
     const fixity = await target.fixity.check(uri);
     const digest = namedNode(fixity.messageDigest);
     held = heldDigest([quad(namedNode(uri), namedNode(PREMIS.hasMessageDigest), digest)]);
   }
-  if (held !== undefined) return compared(held.algorithm, sent.hex[held.algorithm], held.hex);
+  if (held !== undefined) return compared(there, held.algorithm, sent.hex[held.algorithm], held.hex);
   const { content } = await target.downloadBinary(uri);
   const arrived = await digestOf(content);
-  return compared('sha512', sent.hex.sha512, arrived.hex.sha512);
+  return compared(there, 'sha512', sent.hex.sha512, arrived.hex.sha512);
 }
 
-function compared(algorithm: HeldDigest['algorithm'], expected: string, found: string): ArrivalCheck {
+function compared(
+  there: ResourceDescription,
+  algorithm: HeldDigest['algorithm'],
+  expected: string,
+  found: string,
+): ArrivalCheck {
   return {
+    there,
     algorithm: algorithmName(algorithm),
     check: expected === found ? 'MATCH' : 'MISMATCH',
     expected,

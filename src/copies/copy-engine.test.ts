@@ -193,7 +193,7 @@ describe('COPY from a Fedora 4 repository to a Fedora 6 repository', () => {
     const applied = await engine.apply(childrenOnly, source.target, target.target, memoryCopySink().sink);
     expect(applied).toMatchObject({ ended: 'DONE', copied: 3 });
     const copiedBox = `${into}/kids/box%20one`;
-    expect((await target.adapter.describe(`${into}/kids`)).children.sort()).toEqual(
+    expect([...(await target.adapter.describe(`${into}/kids`)).children].sort()).toEqual(
       [copiedBox, `${into}/kids/%C3%A9t%C3%A9%2050%25`].sort(),
     );
     expect((await target.adapter.describe(copiedBox)).children).toEqual([]);
