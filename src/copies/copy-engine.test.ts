@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { literal, namedNode, quad } from '../linked-data/rdf/terms.js';
 import { memorySink } from '../../test/support/curation-jobs/work.js';
@@ -215,9 +216,8 @@ describe('COPY from a Fedora 4 repository to a Fedora 6 repository', () => {
     const searched: JobTarget = {
       ...source.target,
       scopes: {
-        async *matching() {
-          yield* [inner, sameName];
-        },
+        // The search's hits, as the index would stream them.
+        matching: () => Readable.from([inner, sameName]),
         membersOf: () => Promise.resolve([]),
       },
     };
