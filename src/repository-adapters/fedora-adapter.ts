@@ -272,7 +272,7 @@ export class FedoraAdapter implements RepositoryAdapter {
     };
   }
 
-  exists(uri: string, tx?: TransactionRef): Promise<boolean> {
+  async exists(uri: string, tx?: TransactionRef): Promise<boolean> {
     const target = this.client.confine(uri);
     const scope = this.scope(tx);
     return resourceExists(this.client, scope.url(target), scope.headers);

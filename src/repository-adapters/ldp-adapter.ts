@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Quad } from '@rdfjs/types';
-import {
-  BadRequestError,
-  CapabilityUnsupportedError,
-  PreconditionFailedError,
-  UpstreamFailedError,
-} from '../shared/errors.js';
+import { BadRequestError, CapabilityUnsupportedError, PreconditionFailedError } from '../shared/errors.js';
 import {
   DESCRIBE_ACCEPT,
   checkedIri,
@@ -292,7 +287,7 @@ export class LdpAdapter implements RepositoryAdapter {
     };
   }
 
-  exists(uri: string, tx?: TransactionRef): Promise<boolean> {
+  async exists(uri: string, tx?: TransactionRef): Promise<boolean> {
     this.noTransaction(tx);
     return resourceExists(this.client, this.client.confine(uri));
   }
@@ -300,7 +295,7 @@ export class LdpAdapter implements RepositoryAdapter {
   async delete(uri: string, tx?: TransactionRef): Promise<void> {
     this.noTransaction(tx);
     const target = this.client.confine(uri);
-    await deleteTree(this.client, target, (uri) => this.patchTargets.forget(uri));
+    await deleteTree(this.client, target, this.patchTargets);
   }
 
   ping(): Promise<VerificationResult> {

@@ -9,19 +9,19 @@ export const MAX_DELETE_COUNT = 1000;
 
 /**
  * `DELETE <target>`; on 409 (LDP servers such as CSS do not delete non-empty containers) its children
- * first, the same way, then the container again. `forget` is told each resource deleted.
+ * first, the same way, then the container again. `known` forgets each resource deleted.
  */
 export async function deleteTree(
   client: RepositoryHttpClient,
   target: string,
-  forget: (uri: string) => void,
+  known: { forget(uri: string): void },
   depth = 0,
   budget: { left: number } = { left: MAX_DELETE_COUNT },
 ): Promise<void> {
   const response = await client.send({ method: 'DELETE', uri: target });
   if (response.status >= 200 && response.status < 300) {
     await discard(response);
-    forget(target);
+    known.forget(target);
     return;
   }
   if (response.status !== 409) throw await client.fail(response);
@@ -51,8 +51,8 @@ export async function deleteTree(
         `DELETE ${target}: the container holds more than ${MAX_DELETE_COUNT} resources; delete them in parts`,
       );
     }
-    await deleteTree(client, client.confineAnswered(listing, child), forget, depth + 1, budget);
+    await deleteTree(client, client.confineAnswered(listing, child), known, depth + 1, budget);
   }
   await discard(await client.expectOk({ method: 'DELETE', uri: target }));
-  forget(target);
+  known.forget(target);
 }

@@ -119,7 +119,7 @@ export function digestHeader(
   if (digest === undefined) return {};
   const length = HEX_LENGTH[digest.algorithm] as number | undefined;
   if (length === undefined || !new RegExp(`^[0-9a-fA-F]{${length}}$`).test(digest.hex)) {
-    throw new BadRequestError(`Not a ${String(digest.algorithm)} digest in hex`);
+    throw new BadRequestError(`Not a ${digest.algorithm} digest in hex`);
   }
   const hex = digest.hex.toLowerCase();
   if (dialect === 'FEDORA_4') return digest.algorithm === 'sha1' ? { digest: `sha1=${hex}` } : {};
