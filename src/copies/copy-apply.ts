@@ -1,5 +1,6 @@
 import type { JobTarget } from '../curation-jobs/work/job-work.js';
 import { forEachBounded } from '../curation-jobs/work/bounded-pool.js';
+import { TargetExistsError } from '../repository-adapters/named-children.js';
 import type { ResourceDescription } from '../repository-adapters/repository-adapter.js';
 import {
   sourceDigests,
@@ -102,9 +103,14 @@ async function copyOne(applying: Applying, row: CopyItem): Promise<void> {
       if (row.outcome !== 'WRITING') await store.update(request.jobId, row.sourceUri, { outcome: 'WRITING' });
       ended = await (row.outcome === 'WRITING' ? resume(applying, row) : create(applying, row));
     } catch (error) {
+      // Something appeared at the target since the plan: it is not ours, and is never replaced.
+      const why =
+        error instanceof TargetExistsError
+          ? `${row.targetUri} exists (it appeared after the plan) and was left as it is`
+          : messageOf(error);
       ended = {
         outcome: 'FAILED',
-        error: `${row.sourceUri} could not be copied to ${row.targetUri}: ${messageOf(error)}`,
+        error: `${row.sourceUri} could not be copied to ${row.targetUri}: ${why}`,
       };
     }
   }
