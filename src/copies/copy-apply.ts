@@ -193,7 +193,13 @@ async function finishBinary(
     };
   }
   await completeMetadata(applying, row, arrival.there, description);
-  return { ...(await copied(applying, row)), digestAlgorithm: arrival.algorithm, digestCheck: 'MATCH' };
+  // The bytes copied, as counted (a source that states no size, such as a plain LDP server, is told now).
+  return {
+    ...(await copied(applying, row)),
+    bytes: sent.size,
+    digestAlgorithm: arrival.algorithm,
+    digestCheck: 'MATCH',
+  };
 }
 
 /** Writes what the copy's metadata still lacks (all of it after an upload; whatever a stop left unwritten). */
