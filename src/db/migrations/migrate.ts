@@ -25,6 +25,7 @@ import { notificationsMigration } from './022-notifications.js';
 import { exportMigration } from './023-export.js';
 import { copyTargetsMigration } from './024-copy-targets.js';
 import { copyItemsMigration } from './025-copy-items.js';
+import { confinedToSchema } from './schema-introspection.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -70,7 +71,8 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: SqlDialect): 
   // app on a fresh schema finds another schema's kysely_migration_lock and fails (tests: one schema per app).
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
   const migrator = new Migrator({
-    db,
+    // Its existence checks look at our schema only, not at every schema of the database.
+    db: migrationTableSchema === undefined ? db : confinedToSchema(db, migrationTableSchema),
     provider: new ListedMigrations(dialect),
     ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
   });
