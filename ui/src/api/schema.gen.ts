@@ -399,9 +399,13 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
+                                    /** @description COPY: the view copied into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
+                                    /** @description COPY: the container copied into; null for other kinds */
+                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -448,7 +452,11 @@ export interface paths {
                         contextUri: string;
                         dryRun?: boolean | null;
                         format?: string | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                        /** @description COPY: the view copied into; null for other kinds */
+                        targetRepositoryViewId?: number | null;
+                        /** @description COPY: the container copied into; null for other kinds */
+                        targetContextUri?: string | null;
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
@@ -461,7 +469,11 @@ export interface paths {
                         contextUri: string;
                         dryRun?: boolean | null;
                         format?: string | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                        /** @description COPY: the view copied into; null for other kinds */
+                        targetRepositoryViewId?: number | null;
+                        /** @description COPY: the container copied into; null for other kinds */
+                        targetContextUri?: string | null;
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
@@ -496,9 +508,13 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
+                                    /** @description COPY: the view copied into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
+                                    /** @description COPY: the container copied into; null for other kinds */
+                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -577,9 +593,13 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
+                                    /** @description COPY: the view copied into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
+                                    /** @description COPY: the container copied into; null for other kinds */
+                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -662,9 +682,13 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
+                                    /** @description COPY: the view copied into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
+                                    /** @description COPY: the container copied into; null for other kinds */
+                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -745,9 +769,13 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
+                                    /** @description COPY: the view copied into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
+                                    /** @description COPY: the container copied into; null for other kinds */
+                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -900,6 +928,8 @@ export interface paths {
             parameters: {
                 query?: {
                     format?: "json" | "csv";
+                    offset?: number;
+                    limit?: number;
                 };
                 header?: never;
                 path: {
@@ -924,6 +954,16 @@ export interface paths {
                                 status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
                             };
                             payload?: {
+                                "ArrayList<CopyResult>"?: {
+                                    sourceUri?: string;
+                                    targetUri?: string;
+                                    kind?: "CONTAINER" | "BINARY";
+                                    bytes?: number | null;
+                                    digestAlgorithm?: string | null;
+                                    digestCheck?: "MATCH" | "MISMATCH" | "NOT_CHECKED" | null;
+                                    outcome?: "PLANNED" | "CONFLICT" | "COPIED" | "FAILED" | "REMOVED" | "KEPT" | "UNREADABLE";
+                                    error?: string | null;
+                                }[];
                                 "ArrayList<FixityResult>"?: {
                                     contextUri?: string;
                                     error?: string | null;
@@ -991,9 +1031,13 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
+                                    /** @description COPY: the view copied into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
+                                    /** @description COPY: the container copied into; null for other kinds */
+                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -4041,9 +4085,13 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
+                                    /** @description COPY: the view copied into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
+                                    /** @description COPY: the container copied into; null for other kinds */
+                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -5285,7 +5333,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5358,7 +5406,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5431,7 +5479,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5537,7 +5585,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
