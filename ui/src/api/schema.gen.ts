@@ -399,10 +399,6 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
-                                    /** @description COPY: the view copied into; null for other kinds */
-                                    targetRepositoryViewId?: number | null;
-                                    /** @description COPY: the container copied into; null for other kinds */
-                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
                                     kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
@@ -428,6 +424,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 }[];
                             };
                         };
@@ -452,10 +452,6 @@ export interface paths {
                         contextUri: string;
                         dryRun?: boolean | null;
                         format?: string | null;
-                        /** @description COPY: the view copied into; null for other kinds */
-                        targetRepositoryViewId?: number | null;
-                        /** @description COPY: the container copied into; null for other kinds */
-                        targetContextUri?: string | null;
                         kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                         operators?: number[] | null;
                         query?: string | null;
@@ -463,16 +459,14 @@ export interface paths {
                         /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
                         scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                         spreadsheet?: string | null;
+                        targetContextUri?: string | null;
+                        targetRepositoryViewId?: number | null;
                     };
                     "multipart/form-data": {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
                         format?: string | null;
-                        /** @description COPY: the view copied into; null for other kinds */
-                        targetRepositoryViewId?: number | null;
-                        /** @description COPY: the container copied into; null for other kinds */
-                        targetContextUri?: string | null;
                         kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                         operators?: number[] | null;
                         query?: string | null;
@@ -480,6 +474,8 @@ export interface paths {
                         /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
                         scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                         spreadsheet?: string | null;
+                        targetContextUri?: string | null;
+                        targetRepositoryViewId?: number | null;
                     };
                 };
             };
@@ -508,10 +504,6 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
-                                    /** @description COPY: the view copied into; null for other kinds */
-                                    targetRepositoryViewId?: number | null;
-                                    /** @description COPY: the container copied into; null for other kinds */
-                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
                                     kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
@@ -537,6 +529,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -593,10 +589,6 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
-                                    /** @description COPY: the view copied into; null for other kinds */
-                                    targetRepositoryViewId?: number | null;
-                                    /** @description COPY: the container copied into; null for other kinds */
-                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
                                     kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
@@ -622,6 +614,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -682,10 +678,6 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
-                                    /** @description COPY: the view copied into; null for other kinds */
-                                    targetRepositoryViewId?: number | null;
-                                    /** @description COPY: the container copied into; null for other kinds */
-                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
                                     kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
@@ -711,6 +703,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -769,10 +765,6 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
-                                    /** @description COPY: the view copied into; null for other kinds */
-                                    targetRepositoryViewId?: number | null;
-                                    /** @description COPY: the container copied into; null for other kinds */
-                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
                                     kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
@@ -798,6 +790,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -923,13 +919,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A FIXITY job's results, failures first; ?format=csv downloads them as CSV */
+        /** A FIXITY job's results, failures first (ArrayList<FixityResult>); a COPY job's rows in plan order, offset/limit (ArrayList<CopyResult>); ?format=csv downloads them as CSV */
         get: {
             parameters: {
                 query?: {
                     format?: "json" | "csv";
-                    offset?: number;
                     limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path: {
@@ -955,14 +951,24 @@ export interface paths {
                             };
                             payload?: {
                                 "ArrayList<CopyResult>"?: {
-                                    sourceUri?: string;
-                                    targetUri?: string;
-                                    kind?: "CONTAINER" | "BINARY";
+                                    /** @description a binary's size; null for containers */
                                     bytes?: number | null;
+                                    /** @description sha1, sha-256 or sha-512: what the bytes were compared with; null for containers */
                                     digestAlgorithm?: string | null;
+                                    /**
+                                     * @description how the bytes compared on arrival (binaries, once applied); null otherwise
+                                     * @enum {string|null}
+                                     */
                                     digestCheck?: "MATCH" | "MISMATCH" | "NOT_CHECKED" | null;
-                                    outcome?: "PLANNED" | "CONFLICT" | "COPIED" | "FAILED" | "REMOVED" | "KEPT" | "UNREADABLE";
+                                    /** @description why it is CONFLICT, FAILED, KEPT or UNREADABLE */
                                     error?: string | null;
+                                    /** @enum {string} */
+                                    kind?: "CONTAINER" | "BINARY";
+                                    /** @enum {string} */
+                                    outcome?: "PLANNED" | "CONFLICT" | "COPIED" | "FAILED" | "REMOVED" | "KEPT" | "UNREADABLE";
+                                    sourceUri?: string;
+                                    /** @description where the copy is (or would be) */
+                                    targetUri?: string;
                                 }[];
                                 "ArrayList<FixityResult>"?: {
                                     contextUri?: string;
@@ -1031,10 +1037,6 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
-                                    /** @description COPY: the view copied into; null for other kinds */
-                                    targetRepositoryViewId?: number | null;
-                                    /** @description COPY: the container copied into; null for other kinds */
-                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
                                     kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
@@ -1060,6 +1062,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -4085,10 +4091,6 @@ export interface paths {
                                     finished?: number | null;
                                     /** @description EXPORT: the package format (BAGIT); null for other kinds */
                                     format?: string | null;
-                                    /** @description COPY: the view copied into; null for other kinds */
-                                    targetRepositoryViewId?: number | null;
-                                    /** @description COPY: the container copied into; null for other kinds */
-                                    targetContextUri?: string | null;
                                     id?: number;
                                     /** @enum {string} */
                                     kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
@@ -4114,6 +4116,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
