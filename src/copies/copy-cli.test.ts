@@ -161,10 +161,25 @@ describe('scriptorium copy', () => {
     // The same copy again: every target exists; told, not applied, exit 1; printed report without --report.
     const again = cli();
     expect(await again.run(String(site.viewId), collection, String(targetViewId), '', '--apply')).toBe(1);
-    expect(again.output()).toMatch(/3 conflicts?/);
-    expect(again.output()).toMatch(/^CONFLICT: .*\/Letters|^CONFLICT: /m);
+    expect(again.output()).toMatch(/Job \d+ PREVIEWED: .*; 3 conflicts: /);
     expect(again.output()).toMatch(/Not applied: the target holds 3 of the planned resources already/);
-    expect(again.output()).toMatch(/^CONFLICT +CONTAINER /m);
+    const lines = again.output().split('\n');
+    expect(lines.filter((line) => /^CONFLICT +CONTAINER /.test(line))).toHaveLength(2);
+    expect(lines.filter((line) => /^CONFLICT +BINARY .* 36 bytes \(.* exists\)$/.test(line))).toHaveLength(1);
+    expect((await site.adapter.describe(copied.children[0] ?? '')).children).toHaveLength(1);
+    // With --report, the conflicts are told on the terminal and the file holds every row.
+    const told = cli();
+    const conflictReport = path.join(scratch, 'conflicts.json');
+    const argv = [String(site.viewId), collection, String(targetViewId), '', '--report', conflictReport];
+    expect(await told.run(...argv)).toBe(1);
+    expect(
+      told
+        .output()
+        .split('\n')
+        .filter((line) => /^CONFLICT: .* exists$/.test(line)),
+    ).toHaveLength(3);
+    const rows = JSON.parse(fs.readFileSync(conflictReport, 'utf8')) as { outcome: string }[];
+    expect(rows.map((row) => row.outcome)).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT']);
   });
 
   it('tells the service’s refusal: a target outside the target view, a target view not curated', async () => {

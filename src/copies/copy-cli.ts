@@ -73,8 +73,9 @@ export async function runCopyCommand(argv: readonly string[], io: JobCliIo): Pro
     if (planned.state !== 'PREVIEWED') return 1;
     const plan = await readReport(io, base, token, planned.id);
     const conflicts = plan.filter((row) => row.outcome === 'CONFLICT' || row.outcome === 'UNREADABLE');
-    for (const row of conflicts)
-      io.write(`${row.outcome}: ${row.targetUri}${row.error === null ? '' : ` (${row.error})`}\n`);
+    // Printed here only when the report goes to a file: a printed report lists them anyway.
+    if (args.report !== undefined)
+      for (const row of conflicts) io.write(`${row.outcome}: ${row.error ?? row.targetUri}\n`);
     let ended = planned;
     if (args.apply && conflicts.length === 0) {
       io.write(`Applying COPY job ${planned.id}\n`);
