@@ -31,6 +31,9 @@ export const CONTAINER_COPY_SCOPES: readonly [CopyScopeChoice, ...CopyScopeChoic
   { value: 'RESOURCE', label: 'This resource only' },
 ];
 
+/** Mantine's yellow title misses AA contrast on its light background: the text colour instead. */
+const YELLOW_TITLE = { title: { color: 'var(--mantine-color-text)' } };
+
 /** Conflicts listed in the dialog; the job's report lists them all. */
 const CONFLICTS_SHOWN = 10;
 /** Rows of the plan read for its conflicts (the service's largest page). */
@@ -206,7 +209,11 @@ function CopyPreview({ id }: { id: number }) {
         {statusOf(job.data)}
       </Text>
       {job.data !== undefined && !isRunning(job.data) && job.data.message !== null && (
-        <Alert color={planned ? (blocked ? 'orange' : 'blue') : 'red'} title={titleOf(job.data, blocked)}>
+        <Alert
+          color={planned ? (blocked ? 'yellow' : 'blue') : 'red'}
+          title={titleOf(job.data, blocked)}
+          styles={blocked ? YELLOW_TITLE : undefined}
+        >
           <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {job.data.message}
           </Text>

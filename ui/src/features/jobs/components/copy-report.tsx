@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState, ErrorAlert, PendingScreen } from '../../../components/query-states';
@@ -71,8 +71,9 @@ export function CopyReport({ job }: { job: CurationJob }) {
         <EmptyState>{isRunning(job) ? 'The plan is being made.' : 'Nothing was planned.'}</EmptyState>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped aria-busy={report.isPlaceholderData}>
+          {/* Scrolls sideways on a narrow screen: focusable, so the keyboard scrolls it too. */}
+          <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Copy report rows">
+            <Table striped miw={720} aria-busy={report.isPlaceholderData}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Source</Table.Th>
@@ -111,7 +112,7 @@ export function CopyReport({ job }: { job: CurationJob }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </Box>
           {(page > 0 || more) && (
             <Group gap="sm" role="group" aria-label="Report pages">
               <Button variant="default" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
