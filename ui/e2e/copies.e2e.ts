@@ -24,8 +24,9 @@ import {
  * rooted at a container of its own, outside what is copied. `Copy to another view` on a container opens a
  * dialog: the target view and container, `Preview` shows the dry run's numbers, `Copy` applies it; the job's
  * screen shows it APPLIED with the report (a binary's digest MATCH) and its CSV; Undo removes the copies. A
- * second preview into the same place lists its conflicts and offers no `Copy`. Axe at 1280×800 and 390×844;
- * at the phone size driven by the keyboard alone.
+ * second preview into the same place lists its conflicts and offers no `Copy`. From search results the hits
+ * are copied (QUERY): over the whole view the service refuses (the target lies inside the source), inside the
+ * searched collection it copies. Axe at 1280×800 and 390×844; at the phone size driven by the keyboard alone.
  */
 
 const TITLE = 'http://purl.org/dc/terms/title';
@@ -238,6 +239,70 @@ describe('copying between views', () => {
       });
       await context.close();
     });
+
+  it('a curator copies what a search finds into a container of the other view (desktop, pointer)', async () => {
+    const hit = `${word}hit`;
+    const collection = await createContainer('', `Search source ${word}`);
+    await createContainer(collection, `${hit} one`);
+    await createContainer(collection, `${hit} two`);
+    const shelf = await createTargetContainer(`Found ${word}`);
+    // Writes reach the search index within seconds (DECISIONS.md §12).
+    await expect
+      .poll(
+        async () =>
+          (
+            ok(await apiCall('GET', `${sourcePrefix}/search?q=${hit}`, undefined, admin)).SearchResults as {
+              total: number;
+            }
+          ).total,
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(2);
+    const { context, page } = await newPage(browser(), DESKTOP);
+    await run(page, 'copies-search', async () => {
+      await signIn(page, curator.username, curator.password);
+      await page.goto(`/ui/views/${sourceViewId}/search?q=${hit}`);
+      await page.getByText('2 results').waitFor();
+      await page.getByRole('button', { name: 'Copy to another view' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Copy these results to another view' });
+      await dialog.waitFor();
+      expect(await dialog.getByRole('radio').count()).toBe(0);
+      await pointer.choose(dialog.getByLabel(/^Target view/).first(), targetViewName);
+      await dialog.getByRole('textbox', { name: /^Target container/ }).fill(shelf);
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      // Over the whole view the target lies inside the source: refused, named beside the field.
+      await dialog
+        .getByRole('textbox', { name: /^Target container/ })
+        .and(page.locator('[aria-invalid="true"]'))
+        .waitFor();
+      await dialog
+        .getByText(/lies inside its source/)
+        .first()
+        .waitFor();
+      expect(childrenOf(await readContext(targetPrefix, shelf)).size).toBe(0);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      // Searched inside the collection instead, the copy is allowed.
+      await page.goto(
+        `/ui/views/${sourceViewId}/search?q=${hit}&contextUri=${encodeURIComponent(JSON.stringify(collection))}`,
+      );
+      await page.getByText('2 results').waitFor();
+      await page.getByRole('button', { name: 'Copy to another view' }).click();
+      await pointer.choose(dialog.getByLabel(/^Target view/).first(), targetViewName);
+      await dialog.getByRole('textbox', { name: /^Target container/ }).fill(shelf);
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      await dialog.getByText(/Would copy 2 resources \(2 containers/).waitFor({ timeout: 30_000 });
+      await expectAccessible(page, 'the dry run of a search’s hits');
+      await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+      await page.getByText('APPLIED', { exact: true }).first().waitFor({ timeout: 30_000 });
+      await page.getByText('QUERY', { exact: true }).waitFor();
+      const report = page.getByRole('region', { name: 'Copy report' });
+      await expect.poll(() => report.getByText('COPIED', { exact: true }).count()).toBe(2);
+      // Each hit lands directly in the container chosen, without the collection around it.
+      expect(childrenOf(await readContext(targetPrefix, shelf)).size).toBe(2);
+    });
+    await context.close();
+  });
 });
 
 /** A container inside the target view's root (created through the target view). */
