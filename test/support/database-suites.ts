@@ -33,6 +33,8 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^src\/exports\/bag-export\.(routes|resume)\.test\.ts$/,
   // Issue 32's copies: the plan rows written, resumed and read back while copying between real repositories.
   /^src\/copies\/copy-(items\.store|engine)\.test\.ts$/,
+  // Issue 32's COPY jobs: their target columns (migration 024) written and read back, the runner's phases.
+  /^src\/curation-jobs\/copy-job\.routes\.test\.ts$/,
   // Curation jobs whose scope is what the search index finds (QUERY, MEMBERS): the index's SQL on each engine.
   /^src\/curation-jobs\/job-scopes\.routes\.test\.ts$/,
   // Issue 31's schedules: firings claimed in SQL, triggers of each engine (croner, pg-boss).
