@@ -1,5 +1,6 @@
 import type { JobTarget } from '../curation-jobs/work/job-work.js';
 import { forEachBounded } from '../curation-jobs/work/bounded-pool.js';
+import { TargetExistsError } from '../repository-adapters/named-children.js';
 import type { ResourceDescription } from '../repository-adapters/repository-adapter.js';
 import {
   sourceDigests,
@@ -102,9 +103,14 @@ async function copyOne(applying: Applying, row: CopyItem): Promise<void> {
       if (row.outcome !== 'WRITING') await store.update(request.jobId, row.sourceUri, { outcome: 'WRITING' });
       ended = await (row.outcome === 'WRITING' ? resume(applying, row) : create(applying, row));
     } catch (error) {
+      // Something appeared at the target since the plan: it is not ours, and is never replaced.
+      const why =
+        error instanceof TargetExistsError
+          ? `${row.targetUri} exists (it appeared after the plan) and was left as it is`
+          : messageOf(error);
       ended = {
         outcome: 'FAILED',
-        error: `${row.sourceUri} could not be copied to ${row.targetUri}: ${messageOf(error)}`,
+        error: `${row.sourceUri} could not be copied to ${row.targetUri}: ${why}`,
       };
     }
   }
@@ -187,7 +193,13 @@ async function finishBinary(
     };
   }
   await completeMetadata(applying, row, arrival.there, description);
-  return { ...(await copied(applying, row)), digestAlgorithm: arrival.algorithm, digestCheck: 'MATCH' };
+  // The bytes copied, as counted (a source that states no size, such as a plain LDP server, is told now).
+  return {
+    ...(await copied(applying, row)),
+    bytes: sent.size,
+    digestAlgorithm: arrival.algorithm,
+    digestCheck: 'MATCH',
+  };
 }
 
 /** Writes what the copy's metadata still lacks (all of it after an upload; whatever a stop left unwritten). */

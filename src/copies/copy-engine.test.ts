@@ -258,4 +258,26 @@ describe('COPY from a Fedora 4 repository to a Fedora 6 repository', () => {
     expect([...counted.created.values()]).toEqual(Array.from({ length: 6 }, () => 1));
     expect(await compareCopies(source.adapter, target.adapter, collection, copyOf)).toEqual([]);
   });
+  it('never replaces what appeared at a target after the plan; a job that copied nothing fails', async () => {
+    const { collection, into, request } = await scenario('raced');
+    const engine = new CollectionCopies(store);
+    await engine.plan(request, source.target, target.target, memorySink().sink);
+    // Someone creates the collection's target between the dry run and the apply.
+    await target.adapter.createChild(into, [{ predicate: TITLE, object: literal('Theirs') }], undefined, {
+      name: 'raced',
+    });
+    const applied = await engine.apply(request, source.target, target.target, memoryCopySink().sink);
+    expect(applied.ended).toBe('FAILED');
+    expect(applied.message).toContain('Copied 0 resources');
+    const rows = await engine.report(request.jobId, 0, 100);
+    expect(rows[0]?.error).toBe(
+      `${collection.uri} could not be copied to ${into}/raced: ${into}/raced exists (it appeared after the plan) and was left as it is`,
+    );
+    expect(
+      rows.slice(1).every((row) => row.outcome === 'FAILED' && row.error?.startsWith('Its container')),
+    ).toBe(true);
+    const theirs = await target.adapter.describe(`${into}/raced`);
+    expect(theirs.children).toEqual([]);
+    expect(theirs.quads.some((q) => q.object.value === 'Theirs')).toBe(true);
+  });
 });

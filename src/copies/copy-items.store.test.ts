@@ -90,6 +90,7 @@ describe('CopyItemStore', () => {
     expect((await store.withOutcome(7, ['WRITING'])).length).toBe(1);
     await store.update(7, S, {
       outcome: 'COPIED',
+      bytes: 12,
       targetEtag: 'W/"1"',
       snapshot: '<a> <b> "c"',
       digestAlgorithm: 'sha-512',
@@ -97,6 +98,7 @@ describe('CopyItemStore', () => {
     });
     expect(await store.find(7, S)).toMatchObject({
       outcome: 'COPIED',
+      bytes: 12,
       targetEtag: 'W/"1"',
       snapshot: '<a> <b> "c"',
       digestAlgorithm: 'sha-512',

@@ -37,7 +37,10 @@ export type NewCopyItem = Omit<
 
 /** What an apply or undo changes of a row. */
 export type CopyItemUpdate = Partial<
-  Pick<CopyItem, 'outcome' | 'digestAlgorithm' | 'digestCheck' | 'error' | 'targetEtag' | 'snapshot'>
+  Pick<
+    CopyItem,
+    'outcome' | 'bytes' | 'digestAlgorithm' | 'digestCheck' | 'error' | 'targetEtag' | 'snapshot'
+  >
 >;
 
 export interface PlanTotals {
@@ -109,6 +112,7 @@ export class CopyItemStore {
   async update(jobId: number, sourceUri: string, update: CopyItemUpdate): Promise<void> {
     const values: Partial<CopyItemTable> = {
       ...(update.outcome !== undefined && { outcome: update.outcome }),
+      ...(update.bytes !== undefined && { bytes: update.bytes }),
       ...(update.digestAlgorithm !== undefined && { digest_algorithm: update.digestAlgorithm }),
       ...(update.digestCheck !== undefined && { digest_check: update.digestCheck }),
       ...(update.error !== undefined && { error: update.error }),

@@ -96,7 +96,10 @@ export function isDerivedFrom(description: ResourceDescription, sourceUri: strin
 /** The statements of `wanted` the description lacks (a resumed copy's metadata still to write). */
 export function missingStatements(description: ResourceDescription, wanted: readonly Quad[]): Quad[] {
   const held = new Set(description.quads.filter((q) => isOwn(q.subject, description.uri)).map(lineOf));
-  return wanted.filter((q) => q.subject.termType === 'NamedNode' && !held.has(lineOf(q)));
+  const missing = wanted.filter((q) => q.subject.termType === 'NamedNode' && !held.has(lineOf(q)));
+  // A missing link to a blank node goes with the blank node's own statements (one request, one document).
+  if (!missing.some((q) => q.object.termType === 'BlankNode')) return missing;
+  return [...missing, ...wanted.filter((q) => q.subject.termType === 'BlankNode')];
 }
 
 function isUserStatement(q: Quad): boolean {

@@ -3,33 +3,14 @@ import type {
   NewBinary,
   RepositoryAdapter,
   ResourceDescription,
-  TransactionRef,
 } from '../repository-adapters/repository-adapter.js';
 import { isMissingResource } from '../curation-jobs/work/missing-resource.js';
 
-/**
- * Named creation on the target (copy-design.md): a resource created at exactly `<parent>/<name>` with
- * `If-None-Match: *`, refused with `TargetExistsError` when something is there, and `exists`.
+/*
+ * The target's named creation (copy-design.md, named-children.ts): a copy is created at exactly
+ * `<parent>/<name>` with `If-None-Match: *`, so it lands where the plan said and never replaces anything
+ * (a `TargetExistsError` when something is there).
  */
-interface NamingAdapter {
-  createChild(
-    parentUri: string,
-    statements: readonly ChildStatement[],
-    tx: TransactionRef | undefined,
-    options: { readonly name?: string },
-  ): Promise<string>;
-  uploadBinary(
-    parentUri: string,
-    binary: NewBinary,
-    tx: TransactionRef | undefined,
-    options: { readonly name?: string },
-  ): Promise<string>;
-  exists?(uri: string): Promise<boolean>;
-}
-
-function naming(adapter: RepositoryAdapter): NamingAdapter {
-  return adapter;
-}
 
 /** Creates a container at `<parent>/<name>`; answers its IRI. */
 export function createNamedChild(
@@ -38,7 +19,7 @@ export function createNamedChild(
   name: string,
   statements: readonly ChildStatement[],
 ): Promise<string> {
-  return naming(adapter).createChild(parentUri, statements, undefined, { name });
+  return adapter.createChild(parentUri, statements, undefined, { name });
 }
 
 /** Uploads a binary at `<parent>/<name>`, streaming; answers its IRI. */
@@ -48,14 +29,12 @@ export function uploadNamedBinary(
   name: string,
   binary: NewBinary,
 ): Promise<string> {
-  return naming(adapter).uploadBinary(parentUri, binary, undefined, { name });
+  return adapter.uploadBinary(parentUri, binary, undefined, { name });
 }
 
-/** Whether a resource is at `uri` (HEAD on adapters that have `exists`, else a describe). */
-export async function targetExists(adapter: RepositoryAdapter, uri: string): Promise<boolean> {
-  const named = naming(adapter);
-  if (named.exists !== undefined) return named.exists(uri);
-  return (await describeIfThere(adapter, uri)) !== undefined;
+/** Whether a resource is at `uri` (one HEAD). */
+export function targetExists(adapter: RepositoryAdapter, uri: string): Promise<boolean> {
+  return adapter.exists(uri);
 }
 
 /** The resource's description, or undefined when it is not there (404, 410). */
