@@ -283,7 +283,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
     exportPart({ db, config, jobs, ledger: audit }),
-    copyPart({ jobs, engine: options.copies }),
+    copyPart({ jobs, engine: options.copies, db }),
   ];
   const app = await createHttpServer({
     config,

@@ -1,11 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import type { AppPart } from '../http/app-part.js';
+import { CollectionCopies } from './collection-copies.js';
 import type { JobCopies } from './job-copies.js';
 
 export interface CopyPartDependencies {
   /** Curation jobs, where the copy engine is registered (their runner and their report route use it). */
   readonly jobs: { useCopies(engine: JobCopies): void };
-  /** An engine in place of the copy engine (tests' stand-ins); absent: COPY jobs fail, saying so. */
-  readonly engine?: JobCopies | undefined;
+  /**
+   * An engine in place of the copy engine (tests' stand-ins); absent: the copy engine over `db`'s plan rows;
+   * null: none, and COPY jobs fail saying so.
+   */
+  readonly engine?: JobCopies | null | undefined;
+  readonly db: Kysely<Database>;
 }
 
 /**
@@ -14,6 +21,7 @@ export interface CopyPartDependencies {
  * rows. The job routes are the curation jobs' own: this part adds none.
  */
 export function copyPart(deps: CopyPartDependencies): AppPart {
-  if (deps.engine !== undefined) deps.jobs.useCopies(deps.engine);
+  if (deps.engine === null) return { routes: [] };
+  deps.jobs.useCopies(deps.engine ?? new CollectionCopies(deps.db));
   return { routes: [] };
 }

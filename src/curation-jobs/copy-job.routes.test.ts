@@ -453,7 +453,7 @@ describe('COPY jobs without a copy engine', () => {
   });
 
   it('fail saying copies are not available', async () => {
-    bare = await buildTestApp({ embeddedRepository: true, searchIndexNewViews: false });
+    bare = await buildTestApp({ embeddedRepository: true, searchIndexNewViews: false }, { copies: null });
     const view = await listenWithEmbeddedView(bare, 'No engine');
     const credentials = resolveRepositoryCredentials(bare.config);
     const local = createAdapter({
