@@ -192,8 +192,9 @@ function JobActions({ job }: { job: CurationJob }) {
   return (
     <Stack gap="xs" align="flex-end">
       <Group gap="xs">
-        {job.kind !== 'SPREADSHEET' && (
-          // A schedule starts this job's body again at every due time (DECISIONS.md §15).
+        {job.kind !== 'SPREADSHEET' && job.kind !== 'COPY' && (
+          // A schedule starts this job's body again at every due time (DECISIONS.md §15); a COPY job's
+          // body again would find its own copies in the way (conflicts) at every time after the first.
           <ButtonLink variant="default" to="/schedules/new" search={{ fromJob: job.id }}>
             Repeat on a schedule
           </ButtonLink>
