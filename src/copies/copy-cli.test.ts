@@ -144,6 +144,7 @@ describe('scriptorium copy', () => {
       applied.output(),
     ).toBe(0);
     expect(applied.output()).toMatch(/COPY job \d+ APPLYING/);
+    expect(applied.output()).toMatch(/COPY job \d+ APPLIED .* 3\/3 · 3 copied · 0 failed/);
     expect(applied.output()).toMatch(/Job \d+ APPLIED: Copied 3 resources/);
     expect(applied.output()).toMatch(/versions are not copied/);
     const csv = fs.readFileSync(csvReport, 'utf8').trim().split(/\r?\n/);
