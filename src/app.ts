@@ -283,7 +283,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
     exportPart({ db, config, jobs, ledger: audit }),
-    copyPart({ jobs, engine: options.copies, db }),
+    copyPart({ db, jobs, engine: options.copies }),
   ];
   const app = await createHttpServer({
     config,

@@ -5,14 +5,12 @@ import { CollectionCopies } from './collection-copies.js';
 import type { JobCopies } from './job-copies.js';
 
 export interface CopyPartDependencies {
+  /** Where the copy engine keeps its plan rows (copy_items, migration 025). */
+  readonly db: Kysely<Database>;
   /** Curation jobs, where the copy engine is registered (their runner and their report route use it). */
   readonly jobs: { useCopies(engine: JobCopies): void };
-  /**
-   * An engine in place of the copy engine (tests' stand-ins); absent: the copy engine over `db`'s plan rows;
-   * null: none, and COPY jobs fail saying so.
-   */
-  readonly engine?: JobCopies | null | undefined;
-  readonly db: Kysely<Database>;
+  /** An engine in place of the copy engine (tests' stand-ins); absent: `CollectionCopies`. */
+  readonly engine?: JobCopies | undefined;
 }
 
 /**
@@ -21,7 +19,6 @@ export interface CopyPartDependencies {
  * rows. The job routes are the curation jobs' own: this part adds none.
  */
 export function copyPart(deps: CopyPartDependencies): AppPart {
-  if (deps.engine === null) return { routes: [] };
   deps.jobs.useCopies(deps.engine ?? new CollectionCopies(deps.db));
   return { routes: [] };
 }

@@ -42,7 +42,7 @@ export async function buildTestApp(
     beforeReady?: (app: FastifyInstance) => void;
     onQuery?: (sql: string) => void;
     events?: AppOptions['events'];
-    /** COPY jobs' engine in place of src/copies/' own (test/support/copies/stand-in-copies.ts); null: none. */
+    /** COPY jobs' engine (test/support/copies/stand-in-copies.ts until src/copies/ has its own). */
     copies?: AppOptions['copies'];
   } = {},
 ): Promise<TestApp> {

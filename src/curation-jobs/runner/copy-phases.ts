@@ -120,14 +120,17 @@ export class CopyPlan {
   }
 }
 
-/** Ends a complete COPY run: previewed (a dry run), or on to APPLY (a write-through without conflicts). */
+/**
+ * Ends a complete COPY run: previewed (a dry run), or on to APPLY (a write-through without conflicts). The
+ * message is the engine's `note` (its dry run's numbers) when it gives one, else made from its summary.
+ */
 export async function endCopyRun(
   control: CopyControl,
   plan: CopyPlan,
   final: JobProgress,
-  note: string,
+  note: string | undefined,
 ): Promise<JobPhase | null> {
-  const message = plan.message(final) + note;
+  const message = note ?? plan.message(final);
   if (control.job.dryRun) {
     await control.end('preview', message, final);
     return null;
