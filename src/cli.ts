@@ -9,6 +9,7 @@ import { runSearchCommand, SEARCH_USAGE } from './search/search-cli.js';
 import { runScheduleCommand, SCHEDULE_USAGE } from './schedules/schedule-cli.js';
 import { runSpreadsheetCommand, SPREADSHEET_USAGE } from './spreadsheets/spreadsheet-cli.js';
 import { EXPORT_BAG_USAGE, runExportBagCommand } from './exports/export-cli.js';
+import { COPY_USAGE, runCopyCommand } from './copies/copy-cli.js';
 import { ValidationFailedError } from './shared/errors.js';
 import { checkBody } from './shared/body-check.js';
 import { NewUserBody } from './users/user.schema.js';
@@ -26,7 +27,8 @@ ${JOB_USAGE}
 ${SCHEDULE_USAGE}
 ${SEARCH_USAGE}
 ${SPREADSHEET_USAGE}
-${EXPORT_BAG_USAGE}`;
+${EXPORT_BAG_USAGE}
+${COPY_USAGE}`;
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -69,6 +71,7 @@ async function run(argv: string[]): Promise<number> {
   if (argv[0] === 'schedule') return runScheduleCommand(argv.slice(1), io);
   if (argv[0] === 'search' || argv[0] === 'reindex') return runSearchCommand(argv[0], argv.slice(1), io);
   if (argv[0] === 'export-bag') return runExportBagCommand(argv.slice(1), io);
+  if (argv[0] === 'copy') return runCopyCommand(argv.slice(1), io);
   if (argv[0] === 'export' || argv[0] === 'import') return runSpreadsheetCommand(argv[0], argv.slice(1), io);
   const { positionals, values } = parseArgs({
     args: argv,

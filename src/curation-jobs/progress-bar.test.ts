@@ -45,4 +45,11 @@ describe('progress line', () => {
     expect(line).toContain('[░░░░░░░░░░░░░░░░░░░░░░░░]   0 %');
     expect(line).toContain('0 passed');
   });
+
+  it('says planned for a COPY job until it is applied, then copied', () => {
+    const planning = job({ total: 3, done: 3, changed: 3, failed: 0 }, 'COPY');
+    expect(progressLine(planning)).toContain('3/3 · 3 planned · 0 failed');
+    expect(progressLine({ ...planning, state: 'APPLYING' })).toContain('3 copied');
+    expect(progressLine({ ...planning, state: 'APPLIED' })).toContain('3 copied');
+  });
 });

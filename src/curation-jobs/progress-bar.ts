@@ -18,9 +18,20 @@ export function progressLine(job: CurationJob): string {
   const filled = Math.round(ratio * WIDTH);
   const bar = '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
   const percent = `${String(Math.floor(ratio * 100)).padStart(3)} %`;
-  const what = job.kind === 'FIXITY' ? 'passed' : job.kind === 'INDEX' ? 'indexed' : 'changed';
+  const what = changedWord(job);
   return (
     `${job.kind} job ${job.id} ${job.state.padEnd(9)} [${bar}] ${percent} ` +
     `${groupDigits(done)}/${groupDigits(total)} · ${groupDigits(changed)} ${what} · ${groupDigits(failed)} failed`
   );
+}
+
+/** What `progress.changed` counts for the job's kind (a COPY job's plan, then its copies), as the workbench says. */
+function changedWord(job: CurationJob): string {
+  if (job.kind === 'FIXITY') return 'passed';
+  if (job.kind === 'INDEX') return 'indexed';
+  if (job.kind === 'COPY')
+    return job.state === 'QUEUED' || job.state === 'RUNNING' || job.state === 'PREVIEWED'
+      ? 'planned'
+      : 'copied';
+  return 'changed';
 }

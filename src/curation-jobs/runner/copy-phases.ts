@@ -91,7 +91,8 @@ export class CopyPlan {
     };
     const outcome = await copies.plan(copyRequestOf(this.job, this.deps), source, this.work.target, noting);
     this.summary = outcome.summary;
-    return outcome;
+    // The engine's note words its summary; `message` writes the job's message from that summary, once.
+    return outcome.ended === 'COMPLETE' && outcome.summary !== undefined ? { ended: 'COMPLETE' } : outcome;
   }
 
   /**

@@ -80,6 +80,29 @@ export const reportQuery = (id: number) =>
       ),
   });
 
+type ReportEnvelope =
+  paths['/curation-job/{id}/report']['get']['responses'][200]['content']['application/json'];
+/** One resource of a COPY job's plan or result (DECISIONS.md §16). */
+export type CopyResult = Complete<
+  NonNullable<NonNullable<ReportEnvelope['payload']>['ArrayList<CopyResult>']>
+>[number];
+
+export const COPY_REPORT_PAGE_SIZE = 50;
+
+/** GET /curation-job/{id}/report of a COPY job, one page (0-based) of COPY_REPORT_PAGE_SIZE rows, plan order. */
+export const copyReportQuery = (id: number, page: number, size = COPY_REPORT_PAGE_SIZE) =>
+  queryOptions({
+    queryKey: [...jobKeys.report(id), page, size],
+    queryFn: async () =>
+      payload(
+        await api.GET('/curation-job/{id}/report', {
+          params: { path: { id }, query: { offset: page * size, limit: size + 1 } },
+        }),
+        'ArrayList<CopyResult>',
+      ),
+    placeholderData: keepPreviousData,
+  });
+
 /** GET /operators: the stored operators a MAPPING job can run. */
 export const operatorsQuery = () =>
   queryOptions({
@@ -130,7 +153,7 @@ export function useJobAction(id: number) {
 }
 
 /** GET /curation-job/{id}/report?format=csv as a file the browser saves (the route needs the token). */
-export async function downloadReportCsv(id: number): Promise<void> {
+export async function downloadReportCsv(id: number, kind: 'fixity' | 'copy' = 'fixity'): Promise<void> {
   const result = await api.GET('/curation-job/{id}/report', {
     params: { path: { id }, query: { format: 'csv' } },
     parseAs: 'blob',
@@ -139,7 +162,7 @@ export async function downloadReportCsv(id: number): Promise<void> {
   const url = URL.createObjectURL(result.data);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `curation-job-${id}-fixity.csv`;
+  link.download = `curation-job-${id}-${kind}.csv`;
   document.body.append(link);
   link.click();
   link.remove();

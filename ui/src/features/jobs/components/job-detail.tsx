@@ -1,14 +1,23 @@
 import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { ButtonLink } from '../../../components/links';
 import { ErrorAlert } from '../../../components/query-states';
 import { useEventChannels } from '../../../app/live-events';
-import { isRunning, jobKeys, jobQuery, useJobAction, type CurationJob, type JobAction } from '../api';
+import {
+  isRunning,
+  jobKeys,
+  jobQuery,
+  jobViewsQuery,
+  useJobAction,
+  type CurationJob,
+  type JobAction,
+} from '../api';
 import { JobChanges } from './job-changes';
 import { FixityReport } from './fixity-report';
 import { BagDownloads } from './bag-downloads';
+import { CopyReport } from './copy-report';
 import { formatTime, JobProgress, JobStateBadge } from './job-state';
 
 /**
@@ -70,6 +79,8 @@ export function JobDetail({ id }: { id: number }) {
             )}
             {job.query !== null && <Fact label="Query" value={job.query} />}
             <Fact label="Resource" value={job.contextUri === '' ? 'Root' : job.contextUri} />
+            {job.targetRepositoryViewId !== null && <TargetViewFact id={job.targetRepositoryViewId} />}
+            {job.targetContextUri !== null && <Fact label="Target container" value={job.targetContextUri} />}
             <Fact label="Preview only" value={job.dryRun ? 'yes' : 'no'} />
             <Fact label="Created" value={formatTime(job.created)} />
             <Fact label="Finished" value={formatTime(job.finished)} />
@@ -98,6 +109,7 @@ export function JobDetail({ id }: { id: number }) {
       {(job.kind === 'MAPPING' || job.kind === 'SPREADSHEET') && <JobChanges job={job} />}
       {job.kind === 'FIXITY' && <FixityReport job={job} />}
       {job.kind === 'EXPORT' && job.state === 'COMPLETED' && <BagDownloads job={job} />}
+      {job.kind === 'COPY' && <CopyReport job={job} />}
     </Stack>
   );
 }
@@ -112,6 +124,13 @@ function SheetFacts({ sheet }: { sheet: NonNullable<CurationJob['spreadsheet']> 
       <Fact label="Columns" value={sheet.columns.length === 0 ? '—' : sheet.columns.join(', ')} />
     </>
   );
+}
+
+/** A COPY job's target view by its name, when this user may see it (else its id). */
+function TargetViewFact({ id }: { id: number }) {
+  const views = useQuery(jobViewsQuery());
+  const name = views.data?.find((view) => view.id === id)?.name;
+  return <Fact label="Target view" value={name ?? `Repository view ${id}`} />;
 }
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -141,7 +160,9 @@ const ACTIONS: readonly {
     label: 'Apply',
     title: 'Apply the previewed changes?',
     message: (job) =>
-      `This writes the changes of job ${job.id} to ${job.progress.changed} resource(s). You can undo it afterwards.`,
+      job.kind === 'COPY'
+        ? `This copies the ${job.progress.total} resource(s) job ${job.id} planned into ${job.targetContextUri ?? 'the target'}. You can undo it afterwards.`
+        : `This writes the changes of job ${job.id} to ${job.progress.changed} resource(s). You can undo it afterwards.`,
     confirm: 'Apply changes',
   },
   {
@@ -149,7 +170,10 @@ const ACTIONS: readonly {
     when: (job) => job.state === 'APPLIED',
     label: 'Undo',
     title: 'Undo the applied changes?',
-    message: (job) => `This writes the inverse of job ${job.id}'s changes back to the repository.`,
+    message: (job) =>
+      job.kind === 'COPY'
+        ? `This deletes the copies job ${job.id} made, each only where it is unchanged since.`
+        : `This writes the inverse of job ${job.id}'s changes back to the repository.`,
     confirm: 'Undo changes',
   },
   {
@@ -168,8 +192,9 @@ function JobActions({ job }: { job: CurationJob }) {
   return (
     <Stack gap="xs" align="flex-end">
       <Group gap="xs">
-        {job.kind !== 'SPREADSHEET' && (
-          // A schedule starts this job's body again at every due time (DECISIONS.md §15).
+        {job.kind !== 'SPREADSHEET' && job.kind !== 'COPY' && (
+          // A schedule starts this job's body again at every due time (DECISIONS.md §15); a COPY job's
+          // body again would find its own copies in the way (conflicts) at every time after the first.
           <ButtonLink variant="default" to="/schedules/new" search={{ fromJob: job.id }}>
             Repeat on a schedule
           </ButtonLink>

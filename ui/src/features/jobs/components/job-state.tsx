@@ -36,7 +36,7 @@ export function JobProgress({ job, label }: { job: CurationJob; label: string })
           {done} / {total} done
         </Text>
         <Text size="xs">
-          {changed} {job.kind === 'FIXITY' ? 'passed' : job.kind === 'INDEX' ? 'indexed' : 'changed'}
+          {changed} {changedWord(job)}
         </Text>
         <Text size="xs" c={failed > 0 ? 'red.9' : undefined}>
           {failed} failed
@@ -44,6 +44,17 @@ export function JobProgress({ job, label }: { job: CurationJob; label: string })
       </Group>
     </div>
   );
+}
+
+/** What `progress.changed` counts for the job's kind (a COPY job's plan, then its copies). */
+function changedWord(job: CurationJob): string {
+  if (job.kind === 'FIXITY') return 'passed';
+  if (job.kind === 'INDEX') return 'indexed';
+  if (job.kind === 'COPY')
+    return job.state === 'QUEUED' || job.state === 'RUNNING' || job.state === 'PREVIEWED'
+      ? 'planned'
+      : 'copied';
+  return 'changed';
 }
 
 export const formatTime = (epoch: number | null): string =>

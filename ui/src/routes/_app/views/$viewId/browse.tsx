@@ -21,6 +21,7 @@ import { compactIri } from '../../../../features/browser/terms';
 import { prefixesOf, schemasOfView } from '../../../../features/browser/view-schemas';
 import { StartJobButton } from '../../../../features/jobs/components/start-job-button';
 import { ExportBag } from '../../../../features/jobs/components/export-bag';
+import { CONTAINER_COPY_SCOPES, CopyToView } from '../../../../features/jobs/components/copy-dialog';
 import { BrowserSearchBox } from '../../../../features/search/components/search-box';
 import { SpreadsheetSection } from '../../../../features/spreadsheets/components/spreadsheet-section';
 import { BinaryTools } from '../../../../features/resource-tools/components/binary-tools';
@@ -137,7 +138,18 @@ function BrowsePage() {
       )}
       {/* A container's bag (DECISIONS.md §15); jobs never run inside a transaction. */}
       {curator && !context.resource && !context.isVersion && resource.tx === undefined && (
-        <ExportBag resource={resource} />
+        <>
+          <ExportBag resource={resource} />
+          {/* Copying between views (DECISIONS.md §16): a COPY job's dry run, then apply. */}
+          <Group>
+            <CopyToView
+              view={resource.view}
+              contextUri={resource.uri ?? ''}
+              scopes={CONTAINER_COPY_SCOPES}
+              what="this container"
+            />
+          </Group>
+        </>
       )}
       <VersionsSection resource={resource} context={context} createdBy={versionCreator} />
       <HistorySection

@@ -13,6 +13,8 @@ import { indexStatusQuery, searchQuery } from '../../../../features/search/api';
 import { SearchScreen, type SearchState } from '../../../../features/search/components/search-screen';
 import { effectiveQuery, MAX_OFFSET, SEARCH_SORTS } from '../../../../features/search/query-terms';
 import { ResultsExport } from '../../../../features/spreadsheets/components/results-export';
+import { CopyToView } from '../../../../features/jobs/components/copy-dialog';
+import { isAdmin, readSession } from '../../../../api/session';
 
 /** The router reads `?q=1920` as the number 1920: a query is text whatever it looks like. */
 const text = z.preprocess(
@@ -104,6 +106,9 @@ function SearchPage() {
     enabled: contextUri !== undefined,
   });
   useLiveContexts(id);
+  const session = readSession();
+  // Who may start jobs (the service checks the curator curates both views).
+  const curator = isAdmin(session) || session?.role === 'ROLE_CURATOR';
 
   const state: SearchState = {
     q: q ?? '',
@@ -120,7 +125,21 @@ function SearchPage() {
       compact={compact}
       state={state}
       resultsExport={(found) => (
-        <ResultsExport view={ref} query={found.query} contextUri={found.contextUri} />
+        <>
+          <ResultsExport view={ref} query={found.query} contextUri={found.contextUri} />
+          {/* What the search finds, copied to another view (DECISIONS.md §16): a curator's job. */}
+          {curator && (
+            <Group>
+              <CopyToView
+                view={ref}
+                contextUri={found.contextUri ?? ''}
+                scopes={[{ value: 'QUERY', label: 'What the search finds' }]}
+                query={found.query}
+                what="these results"
+              />
+            </Group>
+          )}
+        </>
       )}
       onChange={(next) => {
         const merged = { ...state, ...next };
