@@ -39,7 +39,23 @@ let source: EmbeddedView;
 let sourceAdapter: RepositoryAdapter;
 let target: CopySite & { t: TestApp };
 let targetViewId: number;
-let curator: { id: number; token: string };
+let curator: { id: number; username: string; token: string };
+let curatorName: string;
+
+interface LedgerEvent {
+  contextUri: string;
+  jobId: number;
+  username: string;
+}
+const byUri = (a: LedgerEvent, b: LedgerEvent) => a.contextUri.localeCompare(b.contextUri);
+
+/** The target view's ledger events of `action` (read as the administrator), by IRI. */
+async function ledgerOf(action: string): Promise<LedgerEvent[]> {
+  const events = body(
+    await sendJson(t.app, 'GET', `/audit?repositoryViewId=${targetViewId}&action=${action}`),
+  ).payload['ArrayList<AuditEvent>'] as LedgerEvent[];
+  return events.map(({ contextUri, jobId, username }) => ({ contextUri, jobId, username })).sort(byUri);
+}
 
 async function curatedBy(viewId: number, ids: number[]): Promise<void> {
   const view = body(await sendJson(t.app, 'GET', `/repository-view/${viewId}`)).payload.RepositoryView;
@@ -87,6 +103,7 @@ beforeAll(async () => {
     password: targetCredentials.password,
   });
   curator = await createUser(t, 'ROLE_CURATOR');
+  curatorName = curator.username;
   await curatedBy(source.viewId, [curator.id]);
   await curatedBy(targetViewId, [curator.id]);
 }, 60_000);
@@ -137,6 +154,12 @@ describe('COPY job from Fedora 4 mode to Fedora 6 mode through the API', () => {
     expect(applied.message).toContain('versions are not copied');
     expect(applied.progress).toEqual({ total: 6, done: 6, changed: 6, failed: 0 });
     expect(await compareCopies(sourceAdapter, target.adapter, collection, copyOf)).toEqual([]);
+    // The ledger (DECISIONS.md §14): each copy is a job.apply event of the target view, as the curator.
+    expect(await ledgerOf('job.apply')).toEqual(
+      collection.resources
+        .map((uri) => ({ contextUri: copyOf(uri), jobId, username: curatorName }))
+        .sort(byUri),
+    );
 
     const report = body(await as('GET', `/curation-job/${jobId}/report`)).payload[
       'ArrayList<CopyResult>'
@@ -175,6 +198,9 @@ describe('COPY job from Fedora 4 mode to Fedora 6 mode through the API', () => {
     const undone = await until(jobId, ['UNDONE', 'FAILED']);
     expect(undone.state, undone.message ?? '').toBe('UNDONE');
     expect((await target.adapter.describe(into)).children).toEqual([]);
+    expect((await ledgerOf('job.undo')).map((event) => event.contextUri)).toEqual(
+      collection.resources.map(copyOf).sort(),
+    );
     const report = body(await as('GET', `/curation-job/${jobId}/report`)).payload[
       'ArrayList<CopyResult>'
     ] as Row[];

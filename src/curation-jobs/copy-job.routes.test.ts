@@ -414,6 +414,28 @@ describe('COPY jobs run through JobCopies', () => {
     expect(new Set(acted).size).toBe(3);
   });
 
+  it('an apply that failed part way can be undone: what it copied is removed', async () => {
+    const job = await started(copyJob());
+    await until(job.id, ['PREVIEWED']);
+    copies.breakAfter = 1;
+    try {
+      await sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`, undefined, { token: curator.token });
+      const failed = await until(job.id, ['FAILED', 'APPLIED']);
+      expect(failed.state).toBe('FAILED');
+      expect(failed.message).toBe('The target stopped answering after 1 resources');
+      expect(failed.progress).toMatchObject({ total: 3, done: 1, changed: 1 });
+    } finally {
+      copies.breakAfter = undefined;
+    }
+    const undo = body(
+      await sendJson(t.app, 'POST', `/curation-job/${job.id}/undo`, undefined, { token: curator.token }),
+    );
+    expect(undo.meta.status, JSON.stringify(undo)).toBe('SUCCESS');
+    const undone = await until(job.id, ['UNDONE', 'FAILED']);
+    expect(undone.state, undone.message ?? '').toBe('UNDONE');
+    expect(undone.message).toBe('Removed 1 resources; 0 failed');
+  });
+
   it('a curator who no longer curates the target view may read the job but not apply it', async () => {
     const job = await started(copyJob({ scope: 'RESOURCE', contextUri: collection }));
     await until(job.id, ['PREVIEWED']);

@@ -199,8 +199,9 @@ export async function copyWritePhase(
       if (counted.changed.includes(result.outcome)) {
         changed += 1;
         written.push(result.targetUri);
+        const detail = phase === 'APPLY' ? { created: true, copyOf: result.sourceUri } : { deleted: true };
+        await ledger.recordCopy(result.targetUri, detail);
       } else if (counted.failed.includes(result.outcome)) failed += 1;
-      await Promise.resolve();
     },
     cancelled: () => control.stopping(),
     act: (key, write) => ledger.act(key, write),
