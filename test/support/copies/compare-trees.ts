@@ -307,3 +307,14 @@ function countLines(lines: readonly string[]): Map<string, number> {
 function kindName(isBinary: boolean): string {
   return isBinary ? 'binary' : 'container';
 }
+
+/** How many resources a subtree holds, itself included (what an interrupted copy has written so far). */
+export async function countTree(adapter: RepositoryAdapter, uri: string): Promise<number> {
+  let count = 0;
+  const queue = [uri];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    count++;
+    queue.push(...(await adapter.describe(next)).children);
+  }
+  return count;
+}
