@@ -292,4 +292,12 @@ async function expectReport(api: ServiceApi, job: CopyJob, kind: RepositoryAdapt
     expect(row, kind).toMatchObject({ bytes: BINARY_BYTES, digestCheck: 'MATCH' });
     expect(row.digestAlgorithm).not.toBeNull();
   }
+  // The same rows as CSV, in plan order.
+  const csv = await api.text(`/curation-job/${job.id}/report?format=csv`);
+  expect(csv.contentType).toMatch(/^text\/csv/);
+  const lines = csv.body.trim().split(/\r?\n/);
+  expect(lines[0]).toBe('sourceUri,targetUri,kind,bytes,digestAlgorithm,digestCheck,outcome,error');
+  expect(lines.slice(1).map((line) => line.split(',').slice(0, 2))).toEqual(
+    rows.map((row) => [row.sourceUri, row.targetUri]),
+  );
 }

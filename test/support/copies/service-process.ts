@@ -104,6 +104,16 @@ export class ServiceApi {
     return (await response.json()) as Envelope;
   }
 
+  /** A GET answering something else than an envelope (a CSV download); throws unless 200. */
+  async text(path: string): Promise<{ contentType: string | null; body: string }> {
+    const response = await fetch(`${this.url}${path}`, {
+      headers: this.token === undefined ? {} : { authorization: `Bearer ${this.token}` },
+    });
+    const body = await response.text();
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${body.slice(0, 300)}`);
+    return { contentType: response.headers.get('content-type'), body };
+  }
+
   /** A call that must answer SUCCESS; answers its payload. */
   async ok(method: string, path: string, payload?: unknown): Promise<Record<string, unknown>> {
     const envelope = await this.call(method, path, payload);
