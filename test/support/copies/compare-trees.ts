@@ -7,18 +7,7 @@ import type {
 import { isServerManaged } from '../../../src/linked-data/rdf/server-managed.js';
 import { DCTERMS } from './tree-fixture.js';
 
-/**
- * The acceptance walk of COPY jobs (issue 32, DECISIONS.md §16): a source subtree and its copy, read
- * through each view's adapter (so each side is read the way the service reads it), compared resource by
- * resource. The copy of each source resource is looked for at the deterministic target IRI the design
- * fixes (`<targetContext>/<the source context's last segment>/<its path below the context>`, segments
- * decoded and re-encoded, LDP containers ending in `/`), so a copy at another IRI counts as missing and the
- * stray as extra. Per resource: the same kind, exactly the mapped children (no duplicate, nothing
- * extra), the same user triples once IRIs inside the copied set are mapped to their copies (fragments
- * kept), `prov:wasDerivedFrom <source>` on the copy, and for binaries the same SHA-256 and size (both
- * streamed), filename and media type. Answers every difference found (empty: equal) and what was
- * compared, so a caller can tell an empty walk from an equal one.
- */
+/** What every copy says of its source (DECISIONS.md §16). */
 export const PROV_WAS_DERIVED_FROM = 'http://www.w3.org/ns/prov#wasDerivedFrom';
 
 /**
@@ -74,6 +63,18 @@ export function expectedTargetUri(
   return kind === 'LDP' && !isBinary ? `${uri}/` : uri;
 }
 
+/**
+ * The acceptance walk of COPY jobs (issue 32, DECISIONS.md §16): a source subtree and its copy, read
+ * through each view's adapter (so each side is read the way the service reads it), compared resource by
+ * resource. The copy of each source resource is looked for at the deterministic target IRI the design
+ * fixes (`<targetContext>/<the source context's last segment>/<its path below the context>`, segments
+ * decoded and re-encoded, LDP containers ending in `/`), so a copy at another IRI counts as missing and the
+ * stray as extra. Per resource: the same kind, exactly the mapped children (no duplicate, nothing
+ * extra), the same user triples once IRIs inside the copied set are mapped to their copies (fragments
+ * kept), `prov:wasDerivedFrom <source>` on the copy, and for binaries the same SHA-256 and size (both
+ * streamed), filename and media type. Answers every difference found (empty: equal) and what was
+ * compared, so a caller can tell an empty walk from an equal one.
+ */
 export async function compareTrees(source: TreeSide, target: TreeSide): Promise<TreeComparison> {
   const differences: string[] = [];
   const nodes = await walkSource(source, differences);
