@@ -70,6 +70,8 @@ import { startParts, stopParts, type AppPart } from './http/app-part.js';
 import { createSchedules } from './schedules/schedules-http.routes.js';
 import { createNotifications } from './notifications/notification-part.routes.js';
 import { exportPart } from './exports/export-http.routes.js';
+import { CollectionCopies } from './copies/collection-copies.js';
+import { copyPart, type CopyPartDependencies } from './copies/copy-part.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -79,6 +81,8 @@ export interface AppOptions {
   readonly onDataVersion?: (version: DataVersion) => void;
   /** The event streams' settings (tests shorten the keep-alive). */
   readonly events?: Partial<EventStreamSettings>;
+  /** COPY jobs' engine in place of src/copies/' own (CollectionCopies; tests' stand-ins). */
+  readonly copies?: CopyPartDependencies['engine'];
 }
 
 /**
@@ -280,6 +284,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
     exportPart({ db, config, jobs, ledger: audit }),
+    copyPart({ jobs, engine: options.copies ?? new CollectionCopies(db) }),
   ];
   const app = await createHttpServer({
     config,

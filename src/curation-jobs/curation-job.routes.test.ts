@@ -171,7 +171,9 @@ describe('POST /curation-job validation', () => {
       ),
     );
     expect((wrong.payload.ValidationResults as { messages: unknown }).messages).toEqual({
-      kind: { type: "A curation job's kind must be one of MAPPING, FIXITY, INDEX, SPREADSHEET, EXPORT" },
+      kind: {
+        type: "A curation job's kind must be one of MAPPING, FIXITY, INDEX, SPREADSHEET, EXPORT, COPY",
+      },
       scope: { type: "A curation job's scope must be one of RESOURCE, CHILDREN, SUBTREE, QUERY, MEMBERS" },
       dryRun: { type: "A curation job's dryRun must be true or false" },
     });

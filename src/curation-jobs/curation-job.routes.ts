@@ -6,8 +6,11 @@ import { success } from '../http/envelope.js';
 import { envelopeSchema, payloadOf } from '../http/schemas.js';
 import { checkedBody } from '../http/validation-errors.js';
 import { idParams, messages } from '../shared/body-schema.js';
+import { Readable } from 'node:stream';
+import { copyReportCsv } from '../copies/copy-report-csv.js';
 import {
   CurationJobBody,
+  copyResultSchema,
   curationJobSchema,
   fixityResultSchema,
   resourceChangeSchema,
@@ -21,6 +24,7 @@ const ONE = 'CurationJob';
 const LIST = 'ArrayList<CurationJob>';
 const CHANGES = 'ArrayList<ResourceChange>';
 const REPORT = 'ArrayList<FixityResult>';
+const COPY_REPORT = 'ArrayList<CopyResult>';
 
 const JobIdParams = idParams('The curation job id must be a positive integer');
 interface IdParams {
@@ -50,6 +54,7 @@ const ChangesQuery = Type.Object({
 });
 
 const ReportQuery = Type.Object({
+  ...ChangesQuery.properties,
   format: Type.Optional(
     Type.Union(
       [Type.Literal('json'), Type.Literal('csv')],
@@ -125,24 +130,42 @@ export function curationJobRoutes(jobs: CurationJobService, limits: { spreadshee
       async (request) =>
         success(CHANGES, await jobs.changes(request.params.id, principalOf(request), request.query)),
     );
-    app.get<IdParams & { Querystring: Static<typeof ReportQuery> }>(
+    app.get<IdParams & { Querystring: Required<Static<typeof ChangesQuery>> & Static<typeof ReportQuery> }>(
       '/curation-job/:id/report',
       {
         schema: {
           tags,
-          summary: "A FIXITY job's results, failures first; ?format=csv downloads them as CSV",
+          summary:
+            "A FIXITY job's results, failures first (ArrayList<FixityResult>); a COPY job's rows in plan order, offset/limit (ArrayList<CopyResult>); ?format=csv downloads them as CSV",
           params: JobIdParams,
           querystring: ReportQuery,
-          response: { 200: envelopeSchema(payloadOf(REPORT, { type: 'array', items: fixityResultSchema })) },
+          response: {
+            200: envelopeSchema({
+              type: 'object',
+              properties: {
+                [REPORT]: { type: 'array', items: fixityResultSchema },
+                [COPY_REPORT]: { type: 'array', items: copyResultSchema },
+              },
+            }),
+          },
         },
       },
       async (request, reply) => {
-        const { job, results } = await jobs.report(request.params.id, principalOf(request));
-        if (request.query.format !== 'csv') return success(REPORT, results);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="curation-job-${job.id}-fixity.csv"`)
-          .send(fixityReportCsv(results));
+        const { offset, limit, format } = request.query;
+        const report = await jobs.report(request.params.id, principalOf(request), { offset, limit });
+        const csv = (name: string) =>
+          reply
+            .type('text/csv; charset=utf-8')
+            .header(
+              'Content-Disposition',
+              `attachment; filename="curation-job-${report.job.id}-${name}.csv"`,
+            );
+        if (report.kind === 'COPY') {
+          if (format !== 'csv') return success(COPY_REPORT, report.rows);
+          return csv('copy').send(Readable.from(copyReportCsv(report.all())));
+        }
+        if (format !== 'csv') return success(REPORT, report.results);
+        return csv('fixity').send(fixityReportCsv(report.results));
       },
     );
     for (const action of ['apply', 'undo', 'cancel'] as const) {

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Id, messages, Nullable } from '../shared/body-schema.js';
 import { JOB_KINDS, JOB_SCOPES } from './curation-job.js';
 import { JOB_STATES } from './job-states.js';
+import { COPY_OUTCOMES, DIGEST_CHECKS } from '../copies/job-copies.js';
 
 /**
  * The body of `POST /curation-job` (DECISIONS.md §9), each limit with its message: Fastify validates it,
@@ -98,11 +99,36 @@ export const CurationJobBody = Type.Object(
         }),
       ),
     ),
+    targetRepositoryViewId: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: 'COPY only: the view to copy into (DECISIONS.md §16); the caller must curate it too',
+          ...messages({
+            type: "A curation job's targetRepositoryViewId must be a positive integer",
+          }),
+        }),
+      ),
+    ),
+    targetContextUri: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 2000,
+          description:
+            'COPY only: the container the copies go under, absolute or relative to the target view’s rootUri ("" is the root)',
+          ...messages({
+            maxlength: "A curation job's targetContextUri must be at most 2000 characters long",
+            type: "A curation job's targetContextUri must be a string",
+          }),
+        }),
+      ),
+    ),
     dryRun: Type.Optional(
       Nullable(
         Type.Boolean({
           description:
-            'MAPPING and SPREADSHEET: true (the default) previews only; false applies at once. FIXITY and INDEX: false',
+            'MAPPING, SPREADSHEET and COPY: true (the default) previews only; false applies at once. FIXITY and INDEX: false',
           ...messages({ type: "A curation job's dryRun must be true or false" }),
         }),
       ),
@@ -151,6 +177,14 @@ export const curationJobSchema = {
     format: {
       type: ['string', 'null'],
       description: 'EXPORT: the package format (BAGIT); null for other kinds',
+    },
+    targetRepositoryViewId: {
+      type: ['integer', 'null'],
+      description: 'COPY: the view the job copies into; null for other kinds',
+    },
+    targetContextUri: {
+      type: ['string', 'null'],
+      description: 'COPY: the container (absolute IRI) the copies go under; null for other kinds',
     },
     operators: { type: 'array', items: { type: 'integer' } },
     dryRun: { type: 'boolean' },
@@ -203,5 +237,27 @@ export const fixityResultSchema = {
     messageDigest: { type: ['string', 'null'] },
     size: { type: ['string', 'null'] },
     error: { type: ['string', 'null'] },
+  },
+};
+
+/** One row of a COPY job's report (DECISIONS.md §16, src/copies/job-copies.ts `CopyResult`). */
+export const copyResultSchema = {
+  type: 'object',
+  properties: {
+    sourceUri: { type: 'string' },
+    targetUri: { type: 'string', description: 'where the copy is (or would be)' },
+    kind: { type: 'string', enum: ['CONTAINER', 'BINARY'] },
+    bytes: { type: ['integer', 'null'], description: "a binary's size; null for containers" },
+    digestAlgorithm: {
+      type: ['string', 'null'],
+      description: 'sha1, sha-256 or sha-512: what the bytes were compared with; null for containers',
+    },
+    digestCheck: {
+      type: ['string', 'null'],
+      enum: [...DIGEST_CHECKS, null],
+      description: 'how the bytes compared on arrival (binaries, once applied); null otherwise',
+    },
+    outcome: { type: 'string', enum: [...COPY_OUTCOMES] },
+    error: { type: ['string', 'null'], description: 'why it is CONFLICT, FAILED, KEPT or UNREADABLE' },
   },
 };

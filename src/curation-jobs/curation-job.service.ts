@@ -6,15 +6,8 @@ import { type OpenedView, type RepositoryViewService } from '../repository-views
 import type { CheckedBody } from '../shared/body-check.js';
 import { businessInvalid, businessMessages as msg } from '../shared/business-messages.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationFailedError } from '../shared/errors.js';
-import { addQueryError } from '../search/query/query-invalid.js';
-import { InvalidQueryError, type ScopeFinder } from '../search/search.js';
-import {
-  isListedScope,
-  type CurationJob,
-  type JobFixityResult,
-  type JobScope,
-  type ResourceChange,
-} from './curation-job.js';
+import type { ScopeFinder } from '../search/search.js';
+import { type CurationJob, type JobFixityResult, type ResourceChange } from './curation-job.js';
 import { publishJob } from './curation-job.events.js';
 import type { CurationJobBody } from './curation-job.schema.js';
 import {
@@ -27,9 +20,12 @@ import {
 import { refusal, type JobMove, type JobRequest } from './job-states.js';
 import type { JobQueue } from './runner/job-queue.js';
 import { toResourceChange } from './resource-change.js';
-import { FieldNaming } from './work/field-naming.js';
+import { checkOperators } from './job-operators-check.js';
+import { checkScope } from './job-scope-check.js';
 import type { SheetSource } from '../spreadsheets/import/csv-records.js';
 import { checkExportFields } from '../exports/export-job-check.js';
+import type { CopyResult, JobCopies } from '../copies/job-copies.js';
+import { checkCopyFields } from './copy-job-check.js';
 import { sheetOfRequest, type SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
 
 export const ENTITY = 'CurationJob';
@@ -46,7 +42,19 @@ export interface CurationJobServiceDependencies {
   readonly spreadsheets: SpreadsheetImport;
   readonly events?: EventBus;
   readonly now?: () => number;
+  /** COPY jobs' reports (DECISIONS.md §16, src/copies/); absent: a COPY job's report is an error. */
+  readonly copies?: () => JobCopies | undefined;
 }
+
+/** A job's report: FIXITY results, or a COPY job's rows (a page, and every row for the CSV). */
+export type JobReport =
+  | { readonly kind: 'FIXITY'; readonly job: CurationJob; readonly results: JobFixityResult[] }
+  | {
+      readonly kind: 'COPY';
+      readonly job: CurationJob;
+      readonly rows: readonly CopyResult[];
+      readonly all: () => AsyncIterable<CopyResult>;
+    };
 
 /**
  * Curation jobs through the API (DECISIONS.md §9): ADMIN, or a curator of the job's view. A curator never
@@ -68,7 +76,7 @@ export class CurationJobService {
     caller: Principal,
     file?: SheetSource,
   ): Promise<CurationJob> {
-    const { value, opened, contextUri, sheet } = await this.check(body, caller, file);
+    const { value, opened, contextUri, sheet, target } = await this.check(body, caller, file);
     const job: NewCurationJob = {
       kind: value.kind,
       repositoryViewId: opened.view.id,
@@ -76,8 +84,10 @@ export class CurationJobService {
       scope: value.scope ?? 'SUBTREE',
       query: value.scope === 'QUERY' ? (value.query ?? null) : null,
       format: value.kind === 'EXPORT' ? (value.format ?? null) : null,
+      ...(target !== undefined && { target }),
       operators: value.kind === 'MAPPING' ? (value.operators ?? []) : [],
-      dryRun: value.dryRun ?? (value.kind === 'MAPPING' || value.kind === 'SPREADSHEET'),
+      // Jobs that write preview unless told otherwise (a COPY job's preview is its dry run).
+      dryRun: value.dryRun ?? ['MAPPING', 'SPREADSHEET', 'COPY'].includes(value.kind),
       createdBy: caller.userId,
       createdByName: caller.username,
       created: this.now(),
@@ -112,7 +122,8 @@ export class CurationJobService {
     const kind = body.get('kind');
     const sheet = sheetOfRequest(body, file);
     const operatorIds = body.passed('operators') ? (body.get('operators') ?? []) : undefined;
-    if (kind === 'MAPPING' && operatorIds !== undefined) await this.checkOperators(operatorIds, opened, body);
+    if (kind === 'MAPPING' && operatorIds !== undefined)
+      await checkOperators(operatorIds, this.deps.operators, opened, body);
     if (kind === 'FIXITY') {
       if (operatorIds !== undefined && operatorIds.length > 0)
         collector.add('operators', 'type', 'A FIXITY job takes no operators');
@@ -131,12 +142,14 @@ export class CurationJobService {
         collector.add('dryRun', 'type', 'An INDEX job does not preview: its dryRun must be false');
     }
     checkExportFields(body);
-    await this.checkScope(body, opened, contextUri);
+    const { views } = this.deps;
+    const target = await checkCopyFields(body, { views, caller, source: opened, contextUri });
+    await checkScope(body, this.deps.scopes, opened, contextUri);
 
     const value = body.value;
     if (!collector.isValid || value === undefined || opened === undefined || contextUri === undefined)
       throw new ValidationFailedError(collector.results());
-    return { value, opened, contextUri, sheet };
+    return { value, opened, contextUri, sheet, target };
   }
 
   /**
@@ -199,15 +212,36 @@ export class CurationJobService {
     return (await this.deps.store.items.changes(job.id, offset, limit)).map(toResourceChange);
   }
 
-  /** FIXITY results, failures first (a MAPPING job has none). */
-  async report(id: number, caller: Principal): Promise<{ job: CurationJob; results: JobFixityResult[] }> {
+  /**
+   * FIXITY results, failures first (a MAPPING job has none); a COPY job's rows in plan order, a page of at
+   * most `limit` from `offset`.
+   */
+  async report(
+    id: number,
+    caller: Principal,
+    { offset, limit }: { readonly offset: number; readonly limit: number },
+  ): Promise<JobReport> {
     const job = await this.find(id, caller);
-    return { job: toCurationJob(job), results: await this.deps.store.items.fixityReport(job.id) };
+    if (job.kind !== 'COPY')
+      return {
+        kind: 'FIXITY',
+        job: toCurationJob(job),
+        results: await this.deps.store.items.fixityReport(job.id),
+      };
+    const copies = this.deps.copies?.();
+    if (copies === undefined) throw new Error('Copies are not available in this service');
+    return {
+      kind: 'COPY',
+      job: toCurationJob(job),
+      rows: await copies.report(job.id, offset, limit),
+      all: () => copies.reportRows(job.id),
+    };
   }
 
   /** Writes a previewed job's changes (the runner does it; the job is APPLYING when this answers). */
   async apply(id: number, caller: Principal): Promise<CurationJob> {
-    return this.startWriting(await this.find(id, caller), 'apply', 'apply', { appliedBy: caller.username });
+    const job = await this.findToWrite(id, caller);
+    return this.startWriting(job, 'apply', 'apply', { appliedBy: caller.username });
   }
 
   /**
@@ -215,7 +249,7 @@ export class CurationJobService {
    * part way: undo writes back exactly the resources it wrote).
    */
   async undo(id: number, caller: Principal): Promise<CurationJob> {
-    const job = await this.find(id, caller);
+    const job = await this.findToWrite(id, caller);
     const partial = job.state === 'FAILED' && (await this.deps.store.items.hasWrittenItems(job.id));
     return this.startWriting(job, 'undo', partial ? 'undoPartial' : 'undo', { undoneBy: caller.username });
   }
@@ -226,7 +260,7 @@ export class CurationJobService {
    * written, FAILED naming what was).
    */
   async cancel(id: number, caller: Principal): Promise<CurationJob> {
-    const job = await this.find(id, caller);
+    const job = await this.findToWrite(id, caller);
     const { store } = this.deps;
     const cancelledAtOnce = await store.moveState(job.id, 'cancel', {
       finished: this.now(),
@@ -274,6 +308,20 @@ export class CurationJobService {
     return job;
   }
 
+  /**
+   * The job as the caller may act on it: a COPY job writes into its target view too, so a curator who no
+   * longer curates that view may read the job but not apply, undo or cancel it (403, naming the view).
+   */
+  private async findToWrite(id: number, caller: Principal): Promise<JobRecord> {
+    const job = await this.find(id, caller);
+    const target = job.targetRepositoryViewId;
+    if (job.kind === 'COPY' && target !== null && !(await this.curates(target, caller)))
+      throw new ForbiddenError(
+        `You are not a curator of repository view ${target}, which curation job ${id} copies into`,
+      );
+    return job;
+  }
+
   private async curates(viewId: number, caller: Principal): Promise<boolean> {
     if (caller.role === 'ROLE_ADMIN') return true;
     try {
@@ -295,106 +343,4 @@ export class CurationJobService {
       throw error;
     }
   }
-
-  /**
-   * A QUERY scope has a query, which parses for the view (its INVALID names the position at once, not when
-   * the job runs); no other scope takes one. Both listed scopes need search. MEMBERS needs nothing more: a
-   * collection without members is a job with nothing to do, which completes and says so.
-   */
-  private async checkScope(
-    body: CheckedBody<CurationJobBody>,
-    opened: OpenedView | undefined,
-    contextUri: string | undefined,
-  ): Promise<void> {
-    const { collector } = body;
-    const scope = body.get('scope');
-    if (scope === undefined) return;
-    const query = body.get('query')?.trim() ?? '';
-    if (scope !== 'QUERY') {
-      if (query !== '' && body.passed('query'))
-        collector.add(
-          'query',
-          'type',
-          `Only a QUERY-scoped curation job takes a query, not a ${scope}-scoped one`,
-        );
-      if (isListedScope(scope) && this.deps.scopes === undefined)
-        collector.add('scope', 'type', noSearch(scope));
-      return;
-    }
-    if (!body.passed('query')) return;
-    if (query === '') {
-      collector.add(
-        'query',
-        'required',
-        'A QUERY-scoped curation job requires a query (SUBTREE is every resource below contextUri)',
-      );
-      return;
-    }
-    const finder = this.deps.scopes;
-    if (finder === undefined) {
-      collector.add('scope', 'type', noSearch(scope));
-      return;
-    }
-    if (opened === undefined || contextUri === undefined) return;
-    // The parse is the finder's (with the view's schemas); asking for the first hit runs it, and a
-    // query the index refuses (its regular expression past the bounds) is told here too.
-    const hits = finder.matching(opened.view.id, contextUri, query)[Symbol.asyncIterator]();
-    try {
-      await hits.next();
-    } catch (error) {
-      if (!(error instanceof InvalidQueryError)) throw error;
-      // As GET …/search tells it: `pattern` names the problem and where, `position` is the offset alone.
-      addQueryError(collector, error, 'query');
-      return;
-    }
-    await hits.return?.();
-  }
-
-  /** A MAPPING job's operators exist and each names a predicate the view can name. */
-  private async checkOperators(
-    ids: readonly number[],
-    opened: OpenedView | undefined,
-    body: CheckedBody<CurationJobBody>,
-  ): Promise<void> {
-    const collector = body.collector;
-    if (ids.length === 0) {
-      collector.add('operators', 'required', 'A MAPPING job requires at least one operator');
-      return;
-    }
-    const found = await this.deps.operators(ids);
-    const unknown = [...new Set(ids)].filter((id) => !found.some((operator) => operator.id === id));
-    if (unknown.length > 0)
-      collector.add('operators', 'exists', unknown.map((id) => msg.doesNotExist('Operator', id)).join('; '));
-    if (opened === undefined) return;
-    const naming = new FieldNaming(opened.schemas);
-    const unnamed = found.filter((operator) => naming.predicateOf(operator.field) === undefined);
-    if (unnamed.length > 0) {
-      const abbreviations = opened.schemas.map((schema) => schema.abbreviation).join(', ') || 'none';
-      collector.add(
-        'operators',
-        'pattern',
-        unnamed
-          .map(
-            (operator) =>
-              `Operator ${operator.id} (${operator.name}) has the field "${operator.field}", which is neither abbreviation:localName of one of the view's schemas (${abbreviations}) nor an absolute IRI${suggestion(operator.field, naming)}`,
-          )
-          .join('; '),
-      );
-    }
-  }
-}
-
-function noSearch(scope: JobScope): string {
-  return `A ${scope}-scoped curation job needs search, which this service was started without`;
-}
-
-/**
- * For a bare field name (`title`, as `POST /operators/apply` documents use): the prefixed names a job would
- * match, since such an operator matches nothing in a job.
- */
-function suggestion(field: string, naming: FieldNaming): string {
-  if (!/^[^\s:/#?]+$/u.test(field)) return '';
-  const names = naming.prefixedNamesFor(field);
-  if (names.length === 0) return '';
-  return `; a job names fields by prefixed name, so it matches nothing in a job: use ${names.join(' or ')}`;
 }

@@ -27,6 +27,8 @@ export interface NewCurationJob {
   readonly spreadsheet?: { readonly id: number; readonly summary: SpreadsheetSummary };
   /** EXPORT: the package format; absent or null for every other kind. */
   readonly format?: string | null;
+  /** COPY: the target view and the absolute IRI of the container the copies go under. */
+  readonly target?: { readonly viewId: number; readonly contextUri: string };
   readonly operators: readonly number[];
   readonly dryRun: boolean;
   readonly createdBy: number;
@@ -140,6 +142,8 @@ export class CurationJobStore {
         spreadsheet_id: job.spreadsheet?.id ?? null,
         spreadsheet_summary: job.spreadsheet === undefined ? null : JSON.stringify(job.spreadsheet.summary),
         format: job.format ?? null,
+        target_view_id: job.target?.viewId ?? null,
+        target_context_uri: job.target?.contextUri ?? null,
         operators: JSON.stringify(job.operators),
         dry_run: job.dryRun ? 1 : 0,
         created_by: job.createdBy,
@@ -315,6 +319,8 @@ function toRecord(row: CurationJobRow): JobRecord {
     spreadsheet:
       row.spreadsheet_summary === null ? null : (JSON.parse(row.spreadsheet_summary) as SpreadsheetSummary),
     format: row.format,
+    targetRepositoryViewId: row.target_view_id,
+    targetContextUri: row.target_context_uri,
     operators: JSON.parse(row.operators) as number[],
     dryRun: row.dry_run === 1,
     createdBy: row.created_by,
@@ -347,6 +353,8 @@ export function toCurationJob(job: JobRecord): CurationJob {
     query: job.query,
     spreadsheet: job.spreadsheet,
     format: job.format,
+    targetRepositoryViewId: job.targetRepositoryViewId,
+    targetContextUri: job.targetContextUri,
     operators: job.operators,
     dryRun: job.dryRun,
     createdBy: job.createdBy,

@@ -37,6 +37,9 @@ export interface CurationJobTable {
   spreadsheet_summary: string | null;
   /** EXPORT: the package format ("BAGIT"); null for every other kind (migration 023). */
   format: string | null;
+  /** COPY: the view copied into and the container the copies go under; null for every other kind (024). */
+  target_view_id: number | null;
+  target_context_uri: string | null;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { JobState } from './job-states.js';
  * applied atomically where the repository transacts, and undone. Times are epoch milliseconds. Its states
  * and their moves: job-states.ts.
  */
-export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX', 'SPREADSHEET', 'EXPORT'] as const;
+export const JOB_KINDS = ['MAPPING', 'FIXITY', 'INDEX', 'SPREADSHEET', 'EXPORT', 'COPY'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** The package formats an EXPORT job writes (DECISIONS.md §15): a BagIt 1.0 bag (RFC 8493). */
@@ -57,6 +57,10 @@ export interface CurationJob {
   readonly spreadsheet: SpreadsheetSummary | null;
   /** EXPORT (DECISIONS.md §15): the package's format, "BAGIT"; null for every other kind. */
   readonly format: string | null;
+  /** COPY (DECISIONS.md §16): the view the job copies into; null for every other kind. */
+  readonly targetRepositoryViewId: number | null;
+  /** COPY: the container (absolute IRI in the target view) the copies go under; null for every other kind. */
+  readonly targetContextUri: string | null;
   /** Operator ids, in the order they run (empty for FIXITY and INDEX). */
   readonly operators: readonly number[];
   readonly dryRun: boolean;

@@ -21,6 +21,7 @@ import { PgBossJobQueue } from './runner/pg-boss-queue.js';
 import type { JobExports, JobIndexing } from './work/job-work.js';
 import { SpreadsheetImport } from '../spreadsheets/import/spreadsheet-job-creation.js';
 import { SpreadsheetStore } from '../spreadsheets/import/spreadsheet.store.js';
+import type { JobCopies } from '../copies/job-copies.js';
 
 /** A staged sheet no job names after this long was left by an upload cut short (a crash): purged at start. */
 const ORPHAN_SHEET_AGE_MS = 60 * 60 * 1000;
@@ -69,10 +70,13 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     ...(deps.scopes !== undefined && { scopes: deps.scopes }),
     spreadsheets,
     events: deps.events,
+    copies: () => copies,
   });
   const leaseMs = config.jobLeaseSeconds * 1000;
   // Registered by src/exports/ (useExports) once the app has built it.
   let exports: JobExports | undefined;
+  // Registered by src/copies/ (useCopies) once the app has built the copy engine.
+  let copies: JobCopies | undefined;
   const runner = new JobRunner(
     {
       store,
@@ -88,6 +92,8 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       ...(deps.onEnded !== undefined && { onEnded: deps.onEnded }),
       // EXPORT jobs write bags through what src/exports/ registers (DECISIONS.md §15).
       exports: () => exports,
+      // COPY jobs copy through what src/copies/ registers (DECISIONS.md §16).
+      copies: () => copies,
     },
     {
       concurrency: config.jobConcurrency,
@@ -109,6 +115,10 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     /** Registers the bag writer EXPORT jobs run with (src/exports/export-http.routes.ts), before `start`. */
     useExports(writer: JobExports): void {
       exports = writer;
+    },
+    /** Registers the copy engine COPY jobs run with and report through (src/copies/copy-part.ts), before `start`. */
+    useCopies(engine: JobCopies): void {
+      copies = engine;
     },
     async start(): Promise<void> {
       const purged = await spreadsheets.purgeOrphans(ORPHAN_SHEET_AGE_MS);

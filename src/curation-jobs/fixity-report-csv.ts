@@ -10,12 +10,13 @@ const COLUMNS = ['contextUri', 'status', 'messageDigest', 'size', 'error'] as co
 export function fixityReportCsv(results: readonly JobFixityResult[]): string {
   const rows = [
     COLUMNS.join(','),
-    ...results.map((result) => COLUMNS.map((column) => cell(result[column])).join(',')),
+    ...results.map((result) => COLUMNS.map((column) => csvCell(result[column])).join(',')),
   ];
   return `${rows.join('\r\n')}\r\n`;
 }
 
-function cell(value: string | null): string {
+/** One CSV cell: quoted where it must be; a formula's first character defused. */
+export function csvCell(value: string | null): string {
   if (value === null) return '';
   const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;

@@ -13,6 +13,8 @@ function job(progress: CurationJob['progress'], kind: CurationJob['kind'] = 'MAP
     query: null,
     spreadsheet: null,
     format: null,
+    targetRepositoryViewId: null,
+    targetContextUri: null,
     operators: [],
     dryRun: true,
     createdBy: 1,

@@ -34,6 +34,7 @@ import type {
   NotificationTargetTable,
 } from '../notifications/notification.table.js';
 import type { ExportFileTable } from '../exports/export-files.table.js';
+import type { CopyItemTable } from '../copies/copy-items.table.js';
 
 /** The Kysely database type, assembled from each capability's table file. */
 export interface Database {
@@ -72,6 +73,7 @@ export interface Database {
   schedules: ScheduleTable;
   schedule_firings: ScheduleFiringTable;
   export_files: ExportFileTable;
+  copy_items: CopyItemTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

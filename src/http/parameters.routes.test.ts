@@ -108,6 +108,12 @@ describe('through the real app', () => {
       'The query parameter limit must be an integer from 1 to 1000',
     ],
     ['/curation-job/1/report?format=xlsx', 'The query parameter format must be json or csv'],
+    // A COPY job's report is paged like the changes.
+    ['/curation-job/1/report?limit=0', 'The query parameter limit must be an integer from 1 to 1000'],
+    [
+      '/curation-job/1/report?offset=-1',
+      'The query parameter offset must be an integer from 0 to 9007199254740991',
+    ],
     ['/schema/properties', 'The query parameter namespace is required'],
     ['/schema/properties?namespace=', 'The query parameter namespace is required'],
     [
@@ -180,7 +186,8 @@ describe('what the services receive', () => {
     ['GET', '/schema/7', ['get', [7]]],
     ['GET', '/schema/properties?namespace=http%3A%2F%2Fe.org%2F', ['listProperties', ['http://e.org/']]],
     ['GET', '/curation-job/7', ['get', [7, ADMIN]]],
-    ['GET', '/curation-job/0007/report?format=csv', ['report', [7, ADMIN]]],
+    ['GET', '/curation-job/0007/report?format=csv', ['report', [7, ADMIN, { offset: 0, limit: 100 }]]],
+    ['GET', '/curation-job/7/report?offset=20&limit=10', ['report', [7, ADMIN, { offset: 20, limit: 10 }]]],
     ['GET', '/curation-job/7/changes', ['changes', [7, ADMIN, { offset: 0, limit: 100 }]]],
     ['GET', '/curation-job/7/changes?offset=5&limit=', ['changes', [7, ADMIN, { offset: 5, limit: 100 }]]],
     [

@@ -37,6 +37,8 @@ async function failJob(notifications: Notifications): Promise<number> {
     query: null,
     spreadsheet: null,
     format: null,
+    targetRepositoryViewId: null,
+    targetContextUri: null,
     operators: [],
     dryRun: false,
     createdBy: 1,

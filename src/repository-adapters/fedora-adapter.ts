@@ -34,16 +34,19 @@ import { FEDORA, LDP, RDF_TYPE } from '../linked-data/rdf/vocab.js';
 import type {
   BinaryContent,
   ChildStatement,
+  CreateOptions,
   FixityFacet,
   NewBinary,
   RepositoryAdapter,
   ResourceDescription,
   TransactionFacet,
   TransactionRef,
+  UploadOptions,
   VerificationResult,
   VersionFacet,
   WriteConditions,
 } from './repository-adapter.js';
+import { NEW_ONLY, digestHeader, namedChildUri, putNew, resourceExists } from './named-children.js';
 import {
   abandon,
   discard,
@@ -135,8 +138,13 @@ export class FedoraAdapter implements RepositoryAdapter {
     parentUri: string,
     statements: readonly ChildStatement[],
     tx?: TransactionRef,
+    options: CreateOptions = {},
   ): Promise<string> {
     const parent = this.client.confine(parentUri);
+    const named =
+      options.name === undefined
+        ? undefined
+        : namedChildUri(this.client, parent, options.name, 'FEDORA', true);
     const quads = statements.map((s) => {
       if (
         s.object.termType !== 'NamedNode' &&
@@ -149,17 +157,25 @@ export class FedoraAdapter implements RepositoryAdapter {
     });
     const body = quads.length === 0 ? '' : writeTurtle(quads);
     const scope = this.scope(tx);
-    const response = await this.client.expectOk({
-      method: 'POST',
-      uri: scope.url(parent),
-      headers: {
-        'content-type': 'text/turtle',
-        // Fedora 4.7 reads no interaction model from Link: Turtle makes a container.
-        ...(this.fedoraDialect === 'FEDORA_4' ? {} : { link: `<${LDP.BasicContainer}>; rel="type"` }),
-        ...scope.headers,
-      },
-      body,
-    });
+    const headers = {
+      'content-type': 'text/turtle',
+      // Fedora 4.7 reads no interaction model from Link: Turtle makes a container.
+      ...(this.fedoraDialect === 'FEDORA_4' ? {} : { link: `<${LDP.BasicContainer}>; rel="type"` }),
+      ...scope.headers,
+    };
+    if (named !== undefined) {
+      // `<>` is the PUT's own IRI. Fedora answers 412 to If-None-Match: * when the resource exists.
+      const put = {
+        method: 'PUT',
+        uri: scope.url(named),
+        headers: { ...headers, ...NEW_ONLY },
+        body,
+      } as const;
+      await discard(await putNew(this.client, put, named, [412]));
+      this.patchTargets.remember(named, named);
+      return named;
+    }
+    const response = await this.client.expectOk({ method: 'POST', uri: scope.url(parent), headers, body });
     const created = scope.canonical(await createdUri(this.client, response, true));
     this.patchTargets.remember(created, created);
     return created;
@@ -187,23 +203,43 @@ export class FedoraAdapter implements RepositoryAdapter {
     await this.patch(await this.patchTarget(target, tx), text, tx);
   }
 
-  async uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string> {
-    const parent = this.client.confine(parentUri);
-    const scope = this.scope(tx);
+  async uploadBinary(
+    parentUri: string,
+    binary: NewBinary,
+    tx?: TransactionRef,
+    options: UploadOptions = {},
+  ): Promise<string> {
     try {
-      const response = await this.client.expectOk({
-        method: 'POST',
-        uri: scope.url(parent),
-        headers: {
-          // Fedora 4.7 makes a container of an RDF Content-Type and ignores Link: those go as octet-stream.
-          'content-type': uploadContentType(this.fedoraDialect, binary.contentType),
-          'content-disposition': formatDisposition(binary.filename),
-          ...(this.fedoraDialect === 'FEDORA_4' ? {} : { link: `<${LDP.NonRDFSource}>; rel="type"` }),
-          ...scope.headers,
-        },
-        body: binary.content,
-      });
-      const created = scope.canonical(await createdUri(this.client, response, true));
+      const parent = this.client.confine(parentUri);
+      const named =
+        options.name === undefined
+          ? undefined
+          : namedChildUri(this.client, parent, options.name, 'FEDORA', false);
+      const scope = this.scope(tx);
+      const headers = {
+        // Fedora 4.7 makes a container of an RDF Content-Type and ignores Link: those go as octet-stream.
+        'content-type': uploadContentType(this.fedoraDialect, binary.contentType),
+        'content-disposition': formatDisposition(binary.filename),
+        ...(this.fedoraDialect === 'FEDORA_4' ? {} : { link: `<${LDP.NonRDFSource}>; rel="type"` }),
+        ...digestHeader(this.fedoraDialect, options.digest),
+        ...scope.headers,
+      };
+      const body = binary.content;
+      const response =
+        named === undefined
+          ? await this.client.expectOk({ method: 'POST', uri: scope.url(parent), headers, body })
+          : await putNew(
+              this.client,
+              { method: 'PUT', uri: scope.url(named), headers: { ...headers, ...NEW_ONLY }, body },
+              named,
+              [412],
+            );
+      let created: string;
+      if (named === undefined) created = scope.canonical(await createdUri(this.client, response, true));
+      else {
+        await discard(response);
+        created = named;
+      }
       const description = linkTargetsOf(response, 'describedby')[0];
       if (description !== undefined)
         this.patchTargets.remember(
@@ -234,6 +270,12 @@ export class FedoraAdapter implements RepositoryAdapter {
       filename: dispositionFilename(response.header('content-disposition')),
       size: contentLengthOf(response),
     };
+  }
+
+  async exists(uri: string, tx?: TransactionRef): Promise<boolean> {
+    const target = this.client.confine(uri);
+    const scope = this.scope(tx);
+    return resourceExists(this.client, scope.url(target), scope.headers);
   }
 
   async delete(uri: string, tx?: TransactionRef): Promise<void> {

@@ -6,12 +6,14 @@ import { detectFedoraDialect } from './fedora-dialect-detection.js';
 import type {
   BinaryContent,
   ChildStatement,
+  CreateOptions,
   FixityFacet,
   NewBinary,
   RepositoryAdapter,
   ResourceDescription,
   TransactionFacet,
   TransactionRef,
+  UploadOptions,
   VerificationResult,
   VersionFacet,
   WriteConditions,
@@ -89,8 +91,9 @@ export class DetectingFedoraAdapter implements RepositoryAdapter {
     parentUri: string,
     statements: readonly ChildStatement[],
     tx?: TransactionRef,
+    options?: CreateOptions,
   ): Promise<string> {
-    return (await this.adapter()).createChild(parentUri, statements, tx);
+    return (await this.adapter()).createChild(parentUri, statements, tx, options);
   }
 
   async updateTriples(
@@ -107,7 +110,12 @@ export class DetectingFedoraAdapter implements RepositoryAdapter {
     return (await this.adapter()).runUpdate(uri, update, tx);
   }
 
-  async uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string> {
+  async uploadBinary(
+    parentUri: string,
+    binary: NewBinary,
+    tx?: TransactionRef,
+    options?: UploadOptions,
+  ): Promise<string> {
     let adapter: FedoraAdapter;
     try {
       adapter = await this.adapter();
@@ -116,7 +124,11 @@ export class DetectingFedoraAdapter implements RepositoryAdapter {
       drainUnread(binary.content);
       throw error;
     }
-    return adapter.uploadBinary(parentUri, binary, tx);
+    return adapter.uploadBinary(parentUri, binary, tx, options);
+  }
+
+  async exists(uri: string, tx?: TransactionRef): Promise<boolean> {
+    return (await this.adapter()).exists(uri, tx);
   }
 
   async downloadBinary(uri: string, tx?: TransactionRef): Promise<BinaryContent> {

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Quad } from '@rdfjs/types';
-import {
-  BadRequestError,
-  CapabilityUnsupportedError,
-  PreconditionFailedError,
-  UpstreamFailedError,
-} from '../shared/errors.js';
+import { BadRequestError, CapabilityUnsupportedError, PreconditionFailedError } from '../shared/errors.js';
 import {
   DESCRIBE_ACCEPT,
   checkedIri,
@@ -30,10 +25,12 @@ import { EBUCORE, LDP, RDF_TYPE } from '../linked-data/rdf/vocab.js';
 import type {
   BinaryContent,
   ChildStatement,
+  CreateOptions,
   NewBinary,
   RepositoryAdapter,
   ResourceDescription,
   TransactionRef,
+  UploadOptions,
   VerificationResult,
   WriteConditions,
 } from './repository-adapter.js';
@@ -44,14 +41,17 @@ import {
   type UpstreamResponse,
 } from './repository-http-client.js';
 import { PatchTargets } from './patch-targets.js';
+import { deleteTree } from './ldp-delete-tree.js';
+import { NEW_ONLY, TargetExistsError, namedChildUri, putNew, resourceExists } from './named-children.js';
 import { checkAuthRoot, checkRootContent, pingRoot } from './root-checks.js';
 import { buildDataUpdate, vetAdapterUpdate } from './sparql-update-builder.js';
 
-/** Client-side recursive delete of a non-empty container: at most this deep and this many resources. */
-export const MAX_DELETE_DEPTH = 16;
-export const MAX_DELETE_COUNT = 1000;
+export { MAX_DELETE_COUNT, MAX_DELETE_DEPTH } from './ldp-delete-tree.js';
 
 type ResourceShape = 'container' | 'binary' | 'document';
+
+/** What a named creation (If-None-Match: *) hears when its target exists: 412, or CSS's 409 for a container. */
+const EXISTS: readonly number[] = [409, 412];
 
 /**
  * Any Linked Data Platform server (tested against Community Solid Server 7.2): descriptions through
@@ -124,21 +124,31 @@ export class LdpAdapter implements RepositoryAdapter {
     parentUri: string,
     statements: readonly ChildStatement[],
     tx?: TransactionRef,
+    options: CreateOptions = {},
   ): Promise<string> {
     this.noTransaction(tx);
     const parent = this.client.confine(parentUri);
+    const named =
+      options.name === undefined ? undefined : namedChildUri(this.client, parent, options.name, 'LDP', true);
     for (const s of statements) checkedIri(s.predicate);
-    const response = await this.client.expectOk({
+    // CSS ignores a container's body (POST or PUT): its statements are PATCHed to its description below.
+    const headers = { 'content-type': 'text/turtle', link: `<${LDP.BasicContainer}>; rel="type"` };
+    const post = {
       method: 'POST',
       uri: parent,
-      headers: {
-        'content-type': 'text/turtle',
-        link: `<${LDP.BasicContainer}>; rel="type"`,
-        slug: randomUUID(),
-      },
+      headers: { ...headers, slug: randomUUID() },
       body: '',
-    });
-    const created = await createdUri(this.client, response, false);
+    } as const;
+    const put = {
+      method: 'PUT',
+      uri: named ?? parent,
+      headers: { ...headers, ...NEW_ONLY },
+      body: '',
+    } as const;
+    const response =
+      named === undefined ? await this.client.expectOk(post) : await putNew(this.client, put, named, EXISTS);
+    const created = named ?? (await createdUri(this.client, response, false));
+    if (named !== undefined) await discard(response);
     if (statements.length === 0) return created;
     const subject = namedNode(created);
     const add = statements.map((s) => quad(subject, namedNode(s.predicate), s.object as Quad['object']));
@@ -182,31 +192,50 @@ export class LdpAdapter implements RepositoryAdapter {
     await this.patch(await this.patchTarget(target), text);
   }
 
-  async uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string> {
-    this.noTransaction(tx);
-    const parent = this.client.confine(parentUri);
-    // Named by us, so that what an interrupted upload left can be found and removed.
+  async uploadBinary(
+    parentUri: string,
+    binary: NewBinary,
+    tx?: TransactionRef,
+    options: UploadOptions = {},
+  ): Promise<string> {
+    let parent: string;
+    let named: string | undefined;
+    try {
+      this.noTransaction(tx);
+      parent = this.client.confine(parentUri);
+      named =
+        options.name === undefined
+          ? undefined
+          : namedChildUri(this.client, parent, options.name, 'LDP', false);
+    } catch (error) {
+      drainUnread(binary.content);
+      throw error;
+    }
+    // Named by us, so that what an interrupted upload left can be found and removed. No Digest: CSS ignores it.
     const slug = randomUUID();
+    const headers = {
+      'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
+      'content-disposition': formatDisposition(binary.filename),
+    };
     let response: UpstreamResponse;
     try {
-      response = await this.client.send({
-        method: 'POST',
-        uri: parent,
-        headers: {
-          'content-type': binary.contentType === '' ? 'application/octet-stream' : binary.contentType,
-          'content-disposition': formatDisposition(binary.filename),
-          slug,
-        },
-        body: binary.content,
-      });
+      response = await this.client.send(
+        named === undefined
+          ? { method: 'POST', uri: parent, headers: { ...headers, slug }, body: binary.content }
+          : { method: 'PUT', uri: named, headers: { ...headers, ...NEW_ONLY }, body: binary.content },
+      );
     } catch (error) {
-      await this.removeInterrupted(parent, slug);
+      // A named PUT may have been refused (412) while its body was sent: its target is not ours to delete.
+      if (named === undefined) await this.removeInterrupted(parent, slug);
       throw error;
     } finally {
       drainUnread(binary.content);
     }
+    if (named !== undefined && EXISTS.includes(response.status))
+      throw await discard(response).then(() => new TargetExistsError(named, response.status));
     if (response.status < 200 || response.status >= 300) throw await this.client.fail(response);
-    const created = await createdUri(this.client, response, false);
+    const created = named ?? (await createdUri(this.client, response, false));
+    if (named !== undefined) await discard(response);
     // Generic LDP servers drop the filename; it is kept in the binary's description.
     if (binary.filename !== '') {
       const target = await this.patchTarget(created);
@@ -258,10 +287,15 @@ export class LdpAdapter implements RepositoryAdapter {
     };
   }
 
+  async exists(uri: string, tx?: TransactionRef): Promise<boolean> {
+    this.noTransaction(tx);
+    return resourceExists(this.client, this.client.confine(uri));
+  }
+
   async delete(uri: string, tx?: TransactionRef): Promise<void> {
     this.noTransaction(tx);
     const target = this.client.confine(uri);
-    await this.deleteTree(target, 0, { left: MAX_DELETE_COUNT });
+    await deleteTree(this.client, target, this.patchTargets);
   }
 
   ping(): Promise<VerificationResult> {
@@ -337,46 +371,6 @@ export class LdpAdapter implements RepositoryAdapter {
     await discard(response);
     const current = response.header('etag');
     if (current === undefined || !sameEtag(current, ifMatch)) throw new PreconditionFailedError(target);
-  }
-
-  private async deleteTree(target: string, depth: number, budget: { left: number }): Promise<void> {
-    const response = await this.client.send({ method: 'DELETE', uri: target });
-    if (response.status >= 200 && response.status < 300) {
-      await discard(response);
-      this.patchTargets.forget(target);
-      return;
-    }
-    if (response.status !== 409) throw await this.client.fail(response);
-    if (depth >= MAX_DELETE_DEPTH) {
-      throw await this.client.fail(
-        response,
-        `the container is nested deeper than ${MAX_DELETE_DEPTH} levels; delete its contents first`,
-      );
-    }
-    await discard(response);
-    // Not empty: delete the children first (LDP servers such as CSS do not delete recursively).
-    const listing = await this.client.expectOk({
-      method: 'GET',
-      uri: target,
-      headers: { accept: RDF_ACCEPT },
-    });
-    const children = childrenOf(target, await readRdf(this.client, listing));
-    if (children.length === 0) {
-      throw new UpstreamFailedError(
-        `DELETE ${target} answered 409 Conflict and the container lists no children`,
-      );
-    }
-    for (const child of children) {
-      budget.left -= 1;
-      if (budget.left < 0) {
-        throw new UpstreamFailedError(
-          `DELETE ${target}: the container holds more than ${MAX_DELETE_COUNT} resources; delete them in parts`,
-        );
-      }
-      await this.deleteTree(this.client.confineAnswered(listing, child), depth + 1, budget);
-    }
-    await discard(await this.client.expectOk({ method: 'DELETE', uri: target }));
-    this.patchTargets.forget(target);
   }
 
   /**

@@ -117,6 +117,32 @@ export interface VerificationResult {
   readonly message?: string | undefined;
 }
 
+/** A binary's digest the caller knows; a Fedora repository verifies the upload against it. */
+export interface UploadDigest {
+  readonly algorithm: 'sha1' | 'sha-256' | 'sha-512';
+  /** Lower- or upper-case hex. */
+  readonly hex: string;
+}
+
+/**
+ * Named creation: with `name`, the resource is created at exactly `<parent>/<name>` (the name encoded as
+ * one segment; LDP containers end with `/`) by a PUT with `If-None-Match: *`, or a `TargetExistsError`
+ * (`named-children.ts`) is thrown when something is there, and nothing is written. Without `name` the
+ * repository names it. A `name` that is not one plain segment is a BadRequestError before any request.
+ */
+export interface CreateOptions {
+  readonly name?: string;
+}
+
+export interface UploadOptions extends CreateOptions {
+  /**
+   * FEDORA: sent as `Digest` so that the repository refuses bytes that do not match (an
+   * UpstreamFailedError, status 409, nothing kept). 4.x verifies SHA-1 only; other algorithms are not
+   * sent there. LDP servers do not check digests: never sent.
+   */
+  readonly digest?: UploadDigest;
+}
+
 /** A predicate/object pair for a new child; the subject is the child being created. */
 export interface ChildStatement {
   readonly predicate: string;
@@ -169,8 +195,16 @@ export interface RepositoryAdapter {
    * its children (CSS adds them) are left out of `quads`.
    */
   describe(uri: string, tx?: TransactionRef): Promise<ResourceDescription>;
-  /** Creates ONE child container of `parentUri` carrying the statements; answers the child's IRI. */
-  createChild(parentUri: string, statements: readonly ChildStatement[], tx?: TransactionRef): Promise<string>;
+  /**
+   * Creates ONE child container of `parentUri` carrying the statements; answers the child's IRI. With
+   * `options.name`, at exactly that IRI or a TargetExistsError (see `CreateOptions`).
+   */
+  createChild(
+    parentUri: string,
+    statements: readonly ChildStatement[],
+    tx?: TransactionRef,
+    options?: CreateOptions,
+  ): Promise<string>;
   /**
    * Deletes then inserts triples about `uri` (both may be empty); generated as one SPARQL Update
    * (`DELETE DATA {…} ; INSERT DATA {…}`), sent to the resource or, for binaries and LDP containers, to
@@ -197,8 +231,16 @@ export interface RepositoryAdapter {
   /**
    * Uploads a binary as a new child of `parentUri`, streaming; answers the binary's IRI. The filename
    * and content type are kept (LDP: the filename as `ebucore:filename` in the binary's description).
+   * With `options.name`, at exactly that IRI or a TargetExistsError (see `UploadOptions`).
    */
-  uploadBinary(parentUri: string, binary: NewBinary, tx?: TransactionRef): Promise<string>;
+  uploadBinary(
+    parentUri: string,
+    binary: NewBinary,
+    tx?: TransactionRef,
+    options?: UploadOptions,
+  ): Promise<string>;
+  /** Whether a resource is at `uri` (one HEAD): 2xx true, 404/410 false, any other answer throws. */
+  exists(uri: string, tx?: TransactionRef): Promise<boolean>;
   /** Streams a binary (the caller must consume or destroy `content`); a non-binary is a BadRequestError. */
   downloadBinary(uri: string, tx?: TransactionRef): Promise<BinaryContent>;
   /**

@@ -21,6 +21,7 @@ import {
   type ContractTarget,
   type ContractView,
 } from './contract.support.js';
+import { describeNamedCreationContract } from './named-creation.contract.js';
 import { describeResourceContract } from './resources.contract.js';
 import { startStubServers, type StubServers } from './stub-servers.js';
 import { describeTransactionContract } from './transactions.contract.js';
@@ -106,6 +107,7 @@ export function describeRepositoryAdapter(name: string, setup: ContractSetup): v
     describeResourceContract(run);
     describeBinaryContract(run);
     describeConditionalWriteContract(run);
+    describeNamedCreationContract(run);
     describeTransactionContract(run);
     describeVersionContract(run);
     describeVerificationContract(run);

@@ -42,6 +42,8 @@ export async function buildTestApp(
     beforeReady?: (app: FastifyInstance) => void;
     onQuery?: (sql: string) => void;
     events?: AppOptions['events'];
+    /** COPY jobs' engine (test/support/copies/stand-in-copies.ts until src/copies/ has its own). */
+    copies?: AppOptions['copies'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -62,6 +64,7 @@ export async function buildTestApp(
     logger: false,
     onQuery: options.onQuery,
     events: options.events,
+    ...(options.copies !== undefined && { copies: options.copies }),
     onDataVersion: (v) => (version = v),
   });
   options.beforeReady?.(app);

@@ -3,12 +3,12 @@ import type { AuditLog } from '../../audit/audit-log.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
 import type { JobProgress } from '../curation-job.js';
-import { publishJob, publishResourcesWritten } from '../curation-job.events.js';
+import { publishJob } from '../curation-job.events.js';
 import type { CurationJobStore, JobRecord, StateMove } from '../curation-job.store.js';
 import { ACTIVE_STATE, PHASE_OF, type JobMove, type JobPhase } from '../job-states.js';
 import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
 import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
-import type { JobIndexing, JobTarget, RunOutcome, RunRequest, WriteOutcome } from '../work/job-work.js';
+import type { JobIndexing, JobTarget, RunOutcome, WriteOutcome } from '../work/job-work.js';
 import type { runScope } from '../work/run-scope.js';
 import type { writeChanges } from '../work/write-changes.js';
 import { ItemBatcher, type BatchEntry } from './item-batcher.js';
@@ -19,7 +19,8 @@ import { countOf, itemOf } from './run-item.js';
 import { storedChangeOf } from './stored-change.js';
 import { encodeTriples } from '../stored-triples.js';
 import { sameResource } from '../../repository-adapters/upstream-exchange.js';
-import { isNewChildKey } from '../work/job-work.js';
+import { sheetOf, tellWritten } from './job-written.js';
+import { CopyPlan, copyWritePhase, endCopyRun, type CopyControl, type CopyWork } from './copy-phases.js';
 
 /** The work itself (work/); tests hand in fakes. */
 export interface JobWork {
@@ -67,27 +68,33 @@ const WRITE_ENDS = {
  * is made while this attempt's `lease` holds the job and is one of job-states.ts; a runner that lost its job
  * to another one never overwrites what the other did.
  */
-export class JobAttempt {
+export class JobAttempt implements CopyControl {
   private counters: JobProgress | undefined;
 
   /** Set while a run walks its scope; the heartbeat flushes it. */
   private progressFlush: (() => Promise<void>) | undefined;
 
   constructor(
-    private readonly deps: AttemptDependencies,
-    private job: JobRecord,
-    private readonly lease: string,
-    private readonly heartbeat: JobHeartbeat,
+    readonly deps: AttemptDependencies,
+    public job: JobRecord,
+    readonly lease: string,
+    readonly heartbeat: JobHeartbeat,
   ) {}
 
   flushProgress(): Promise<void> {
     return this.progressFlush?.() ?? Promise.resolve();
   }
 
-  async run(target: JobTarget): Promise<void> {
+  /** `copy`: a COPY job's target view and engine (src/copies/); `target` is then the source view. */
+  async run(target: JobTarget, copy?: CopyWork): Promise<void> {
     let phase: JobPhase | null = PHASE_OF[this.job.state];
-    if (phase === 'RUN') phase = await this.runPhase(target);
-    if (phase === 'APPLY' || phase === 'UNDO') await this.writePhase(phase, target);
+    if (phase === 'RUN') phase = await this.runPhase(target, copy);
+    if (phase !== 'APPLY' && phase !== 'UNDO') return;
+    await (copy === undefined ? this.writePhase(phase, target) : copyWritePhase(this, phase, target, copy));
+  }
+
+  flushWith(flush: (() => Promise<void>) | undefined): void {
+    this.progressFlush = flush;
   }
 
   /** Ends the job FAILED with `message` (an unexpected error), with the counts it had reached. */
@@ -95,19 +102,19 @@ export class JobAttempt {
     await this.end('fail', message, this.counters);
   }
 
-  private stopping(): boolean {
+  stopping(): boolean {
     return this.heartbeat.stopping || this.deps.closing();
   }
 
   /** Moves the job (while the lease holds it) and tells subscribers; false when it did not move. */
-  private async move(name: JobMove, move: StateMove): Promise<boolean> {
+  async move(name: JobMove, move: StateMove): Promise<boolean> {
     const moved = await this.deps.store.moveState(this.job.id, name, { ...move, leaseOwner: this.lease });
     if (moved) await this.announce('UPDATE');
     return moved;
   }
 
   /** Ends the job in a state where it rests (or waits for a request): lease dropped. */
-  private end(name: JobMove, message: string, progress?: JobProgress): Promise<boolean> {
+  end(name: JobMove, message: string, progress?: JobProgress): Promise<boolean> {
     return this.move(name, {
       message,
       finished: this.deps.now(),
@@ -118,13 +125,13 @@ export class JobAttempt {
     });
   }
 
-  private async announce(action: 'UPDATE' | 'PROGRESS'): Promise<void> {
+  async announce(action: 'UPDATE' | 'PROGRESS'): Promise<void> {
     const job = await this.deps.store.get(this.job.id);
     if (job !== undefined) publishJob(this.deps.events, action, job);
   }
 
   /** Walks the scope; answers the phase to go on with (APPLY for a MAPPING job that is not a dry run). */
-  private async runPhase(target: JobTarget): Promise<JobPhase | null> {
+  private async runPhase(target: JobTarget, copy?: CopyWork): Promise<JobPhase | null> {
     const { deps, job, heartbeat } = this;
     const { store } = deps;
     const items = store.items;
@@ -139,7 +146,7 @@ export class JobAttempt {
       await this.end('fail', 'An INDEX job needs the search index, which this process does not have');
       return null;
     }
-    const sheet = job.kind === 'SPREADSHEET' ? await this.sheetOf() : undefined;
+    const sheet = job.kind === 'SPREADSHEET' ? await sheetOf(deps.sheets, job.spreadsheetId) : undefined;
     if (typeof sheet === 'string') {
       await this.end('fail', sheet);
       return null;
@@ -180,8 +187,12 @@ export class JobAttempt {
       await flush();
     };
     let outcome: RunOutcome;
+    // COPY: the engine plans (a dry run of the copy), recording each resource as a walk does.
+    const plan = copy === undefined ? undefined : new CopyPlan(copy, job, deps);
+    const scan: typeof deps.work.runScope = (request, source, sink) =>
+      plan === undefined ? deps.work.runScope(request, source, sink) : plan.run(source, sink);
     try {
-      outcome = await deps.work.runScope(
+      outcome = await scan(
         {
           kind: job.kind,
           contextUri: job.contextUri,
@@ -238,6 +249,7 @@ export class JobAttempt {
     }
     // A scope that held nothing says why (a collection without members, a query without hits).
     const note = outcome.note === undefined ? '' : `; ${outcome.note}`;
+    if (plan !== undefined) return endCopyRun(this, plan, final, note);
     if (job.kind === 'FIXITY' || job.kind === 'EXPORT') {
       await this.end('complete', fixityMessage(final, job.kind) + note, final);
       return null;
@@ -267,20 +279,6 @@ export class JobAttempt {
       progress: final,
     });
     return moved ? 'APPLY' : null;
-  }
-
-  /** A SPREADSHEET job's staged sheet, read as the run goes; or why there is none. */
-  private async sheetOf(): Promise<RunRequest['sheet'] | string> {
-    const { sheets } = this.deps;
-    const id = this.job.spreadsheetId;
-    if (sheets === undefined)
-      return 'A SPREADSHEET job needs the staged sheets, which this process does not have';
-    if (id === null) return 'This SPREADSHEET job names no staged sheet; nothing was written';
-    try {
-      return { columns: await sheets.columns(id), rows: sheets.rows(id) };
-    } catch (error) {
-      return `The job's sheet could not be read: ${error instanceof Error ? error.message : String(error)}`;
-    }
   }
 
   /** Writes the stored change-set (APPLY) or its inverse (UNDO). */
@@ -334,7 +332,7 @@ export class JobAttempt {
         : outcome.ended === 'CANCELLED'
           ? []
           : outcome.written;
-    this.tellWritten(target, phase, written, created);
+    tellWritten(deps, job, target, phase, written, created);
     // A transaction rolled back took the resources it created: the rows show as new again.
     if (phase === 'APPLY' && outcome.ended !== 'WRITTEN' && target.adapter.transactions !== undefined)
       await items.forgetUncommittedCreations(job.id);
@@ -371,29 +369,5 @@ export class JobAttempt {
       return;
     }
     await this.end('fail', outcome.message);
-  }
-
-  /**
-   * Tells subscribers and the view's search index what a write phase wrote (DECISIONS.md §10, §12), by IRI:
-   * a `+` row's key becomes the resource it created, whose container changed too; an undo's deletions
-   * are told as such.
-   */
-  private tellWritten(
-    target: JobTarget,
-    phase: 'APPLY' | 'UNDO',
-    written: readonly string[],
-    created: ReadonlyMap<string, string>,
-  ): void {
-    const { deps, job } = this;
-    const uris = written.flatMap((uri) => (isNewChildKey(uri) ? (created.get(uri) ?? []) : [uri]));
-    const createdUris = new Set(created.values());
-    const deleted = phase === 'UNDO' ? uris.filter((uri) => createdUris.has(uri)) : [];
-    const changed = uris.filter((uri) => !deleted.includes(uri));
-    // New children, and children deleted, change their container.
-    if (changed.some((uri) => createdUris.has(uri)) || deleted.length > 0) changed.push(job.contextUri);
-    publishResourcesWritten(deps.events, job, phase, [...new Set([...changed, ...deleted])]);
-    const view = { viewId: job.repositoryViewId, rootUri: target.rootUri, adapter: target.adapter };
-    if (changed.length > 0) deps.upkeep?.written(view, { uris: [...new Set(changed)], deleted: false });
-    if (deleted.length > 0) deps.upkeep?.written(view, { uris: deleted, deleted: true });
   }
 }

@@ -13,6 +13,8 @@ import { runScope } from '../work/run-scope.js';
 import { writeChanges } from '../work/write-changes.js';
 import { JobAttempt, type JobWork } from './job-attempt.js';
 import { JobHeartbeat } from './job-heartbeat.js';
+import type { CopyWork } from './copy-phases.js';
+import type { JobCopies } from '../../copies/job-copies.js';
 
 export type { JobWork } from './job-attempt.js';
 
@@ -38,6 +40,8 @@ export interface JobRunnerDependencies {
   readonly onEnded?: (job: JobRecord) => Promise<void>;
   /** What writes EXPORT jobs' bags (DECISIONS.md §15, src/exports/); absent: such jobs fail saying so. */
   readonly exports?: () => JobExports | undefined;
+  /** The copy engine COPY jobs run with (DECISIONS.md §16, src/copies/); absent: such jobs fail saying so. */
+  readonly copies?: () => JobCopies | undefined;
 }
 
 export interface JobRunnerSettings {
@@ -147,8 +151,10 @@ export class JobRunner {
     );
     heartbeat.start();
     try {
-      // Opened before anything moves: a view gone or unusable fails the job with the reason.
-      await attempt.run(await this.deps.openTarget(job.repositoryViewId));
+      // Opened before anything moves: a view gone or unusable fails the job with the reason (a COPY job's
+      // target view too).
+      const source = await this.deps.openTarget(job.repositoryViewId);
+      await attempt.run(source, job.kind === 'COPY' ? await this.copyWork(job) : undefined);
     } catch (error) {
       // (A getter: `closing` may have changed while the attempt ran.)
       if (!heartbeat.lost && !this.isClosing) await attempt.fail(messageOf(error));
@@ -158,6 +164,13 @@ export class JobRunner {
         this.warn(`Curation job ${jobId}: the lease could not be released: ${messageOf(error)}`);
       });
     }
+  }
+
+  /** A COPY job's target view, opened for its runner, and the engine. */
+  private async copyWork(job: JobRecord): Promise<CopyWork> {
+    const targetViewId = job.targetRepositoryViewId;
+    if (targetViewId === null) throw new Error(`COPY job ${job.id} names no target repository view`);
+    return { copies: this.deps.copies?.(), target: await this.deps.openTarget(targetViewId), targetViewId };
   }
 
   private warn(message: string): void {

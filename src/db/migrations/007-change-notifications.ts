@@ -58,6 +58,8 @@ export const QUIET_TABLES = [
   'notification_attempts',
   // Migration 023: an EXPORT job's bag files, read fresh by the job and its download; nothing keeps them.
   'export_files',
+  // Migration 025: a COPY job's plan rows, read fresh by the job and its report; nothing keeps them.
+  'copy_items',
 ] as const;
 
 const FUNCTION = 'scriptorium_notify_change';

@@ -23,6 +23,8 @@ import { jobActorsMigration } from './020-job-actors.js';
 import { schedulesMigration } from './021-schedules.js';
 import { notificationsMigration } from './022-notifications.js';
 import { exportMigration } from './023-export.js';
+import { copyTargetsMigration } from './024-copy-targets.js';
+import { copyItemsMigration } from './025-copy-items.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
 function migrations(dialect: SqlDialect): Record<string, Migration> {
@@ -50,6 +52,8 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '021-schedules': schedulesMigration(dialect),
     '022-notifications': notificationsMigration(dialect),
     '023-export': exportMigration(),
+    '024-copy-targets': copyTargetsMigration(),
+    '025-copy-items': copyItemsMigration(),
   };
 }
 

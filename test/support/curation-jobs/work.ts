@@ -97,6 +97,7 @@ function bound(adapter: RepositoryAdapter): RepositoryAdapter {
     runUpdate: adapter.runUpdate.bind(adapter),
     uploadBinary: adapter.uploadBinary.bind(adapter),
     downloadBinary: adapter.downloadBinary.bind(adapter),
+    exists: adapter.exists.bind(adapter),
     delete: adapter.delete.bind(adapter),
     ping: adapter.ping.bind(adapter),
     checkAuth: adapter.checkAuth.bind(adapter),

@@ -28,6 +28,8 @@ const RECORDED_HEADERS = [
   'atomic-id',
   'content-disposition',
   'if-match',
+  'if-none-match',
+  'digest',
 ];
 export const LDP = 'http://www.w3.org/ns/ldp#';
 export const TYPE_CONTAINER = [`<${LDP}Resource>; rel="type"`, `<${LDP}BasicContainer>; rel="type"`];

@@ -43,6 +43,7 @@ export function fakeRepository(
     runUpdate: refuse('update'),
     uploadBinary: refuse('upload'),
     downloadBinary: refuse('download'),
+    exists: (uri: string) => Promise.resolve(resources.has(uri)),
     delete: refuse('delete'),
     ping: () => Promise.resolve({ ok: true }),
     checkAuth: () => Promise.resolve({ ok: true }),

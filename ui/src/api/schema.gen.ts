@@ -401,7 +401,7 @@ export interface paths {
                                     format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -424,6 +424,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 }[];
                             };
                         };
@@ -448,26 +452,30 @@ export interface paths {
                         contextUri: string;
                         dryRun?: boolean | null;
                         format?: string | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
                         /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
                         scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                         spreadsheet?: string | null;
+                        targetContextUri?: string | null;
+                        targetRepositoryViewId?: number | null;
                     };
                     "multipart/form-data": {
                         /** @description absolute, or relative to the view’s rootUri ("" is the root); must lie inside the root */
                         contextUri: string;
                         dryRun?: boolean | null;
                         format?: string | null;
-                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                        kind: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                         operators?: number[] | null;
                         query?: string | null;
                         repositoryViewId: number;
                         /** @description required, except for SPREADSHEET jobs (their rows are the resources; stored as SUBTREE) */
                         scope?: "RESOURCE" | "CHILDREN" | "SUBTREE" | "QUERY" | "MEMBERS";
                         spreadsheet?: string | null;
+                        targetContextUri?: string | null;
+                        targetRepositoryViewId?: number | null;
                     };
                 };
             };
@@ -498,7 +506,7 @@ export interface paths {
                                     format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -521,6 +529,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -579,7 +591,7 @@ export interface paths {
                                     format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -602,6 +614,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -664,7 +680,7 @@ export interface paths {
                                     format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -687,6 +703,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -747,7 +767,7 @@ export interface paths {
                                     format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -770,6 +790,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -895,11 +919,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A FIXITY job's results, failures first; ?format=csv downloads them as CSV */
+        /** A FIXITY job's results, failures first (ArrayList<FixityResult>); a COPY job's rows in plan order, offset/limit (ArrayList<CopyResult>); ?format=csv downloads them as CSV */
         get: {
             parameters: {
                 query?: {
                     format?: "json" | "csv";
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path: {
@@ -924,6 +950,26 @@ export interface paths {
                                 status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
                             };
                             payload?: {
+                                "ArrayList<CopyResult>"?: {
+                                    /** @description a binary's size; null for containers */
+                                    bytes?: number | null;
+                                    /** @description sha1, sha-256 or sha-512: what the bytes were compared with; null for containers */
+                                    digestAlgorithm?: string | null;
+                                    /**
+                                     * @description how the bytes compared on arrival (binaries, once applied); null otherwise
+                                     * @enum {string|null}
+                                     */
+                                    digestCheck?: "MATCH" | "MISMATCH" | "NOT_CHECKED" | null;
+                                    /** @description why it is CONFLICT, FAILED, KEPT or UNREADABLE */
+                                    error?: string | null;
+                                    /** @enum {string} */
+                                    kind?: "CONTAINER" | "BINARY";
+                                    /** @enum {string} */
+                                    outcome?: "PLANNED" | "CONFLICT" | "COPIED" | "FAILED" | "REMOVED" | "KEPT" | "UNREADABLE";
+                                    sourceUri?: string;
+                                    /** @description where the copy is (or would be) */
+                                    targetUri?: string;
+                                }[];
                                 "ArrayList<FixityResult>"?: {
                                     contextUri?: string;
                                     error?: string | null;
@@ -993,7 +1039,7 @@ export interface paths {
                                     format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -1016,6 +1062,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -4043,7 +4093,7 @@ export interface paths {
                                     format?: string | null;
                                     id?: number;
                                     /** @enum {string} */
-                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                    kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                     message?: string | null;
                                     operators?: number[];
                                     progress?: {
@@ -4066,6 +4116,10 @@ export interface paths {
                                     started?: number | null;
                                     /** @enum {string} */
                                     state?: "QUEUED" | "RUNNING" | "PREVIEWED" | "COMPLETED" | "FAILED" | "CANCELLED" | "APPLYING" | "APPLIED" | "UNDOING" | "UNDONE";
+                                    /** @description COPY: the container (absolute IRI) the copies go under; null for other kinds */
+                                    targetContextUri?: string | null;
+                                    /** @description COPY: the view the job copies into; null for other kinds */
+                                    targetRepositoryViewId?: number | null;
                                 };
                             };
                         };
@@ -5285,7 +5339,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5358,7 +5412,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5431,7 +5485,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
@@ -5537,7 +5591,7 @@ export interface paths {
                                     job?: {
                                         contextUri?: string;
                                         /** @enum {string} */
-                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT";
+                                        kind?: "MAPPING" | "FIXITY" | "INDEX" | "SPREADSHEET" | "EXPORT" | "COPY";
                                         repositoryViewId?: number;
                                     } & {
                                         [key: string]: unknown;
