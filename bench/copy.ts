@@ -6,7 +6,7 @@ import path from 'node:path';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { Api } from './context/api.js';
 import { checkChildren, children, stopOnInterrupt } from './context/servers.js';
-import { closeAgent, expect2xx, inPool } from './jobs/bare.js';
+import { closeAgent, inPool } from './jobs/bare.js';
 import { settle, startJob, writePhase } from './jobs/jobs-api.js';
 import {
   childIri,
@@ -14,6 +14,7 @@ import {
   deleteLdpTree,
   floorBinaries,
   floorRecords,
+  ok,
   putContainer,
   type Side,
   type SmallRecord,
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
         root: `${target.url}/rest/`,
         viewId: await createView(api, 'FEDORA', `${target.url}/rest/`, 'fedoraAdmin', passwords.target),
         remove: async (uri) => {
-          await expect2xx('DELETE', uri, basic('fedoraAdmin', passwords.target));
+          await ok('DELETE', uri, basic('fedoraAdmin', passwords.target));
         },
       },
       {
@@ -270,7 +271,7 @@ async function seed(side: Side, root: string) {
     return { uri: childIri(side, files, name, false), name };
   });
   await inPool(binaryList, 4, (binary) =>
-    expect2xx(
+    ok(
       'PUT',
       binary.uri,
       {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import N3 from 'n3';
-import { expect2xx, inPool } from '../jobs/bare.js';
+import { expect2xx, inPool, type Answer } from '../jobs/bare.js';
 
 /**
  * The floor of `npm run bench:copy`: the same copy made by this process with bare HTTP and nothing else —
@@ -34,6 +34,29 @@ export interface SourceBinary {
   readonly name: string;
 }
 
+/**
+ * `expect2xx` (jobs/bare.ts), sent once more when the server closed an idle keep-alive connection just as
+ * the request went out (`socket hang up`, ECONNRESET, before any answer): the bench pauses for seconds
+ * between phases, longer than a server keeps idle connections.
+ */
+export function ok(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+): Promise<Answer> {
+  return retryOnReset(() => expect2xx(method, url, headers, body));
+}
+
+async function retryOnReset<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+    return work();
+  }
+}
+
 /** `<parent>/<name>`, an LDP container with a trailing slash. */
 export function childIri(side: Side, parent: string, name: string, container: boolean): string {
   const base = parent.endsWith('/') ? parent : `${parent}/`;
@@ -49,12 +72,12 @@ export async function putContainer(side: Side, uri: string, turtle: string): Pro
     link: `<${LDP}BasicContainer>; rel="type"`,
   };
   if (side.kind === 'FEDORA') {
-    await expect2xx('PUT', uri, headers, turtle);
+    await ok('PUT', uri, headers, turtle);
     return;
   }
-  await expect2xx('PUT', uri, headers, '');
+  await ok('PUT', uri, headers, '');
   if (turtle !== '')
-    await expect2xx(
+    await ok(
       'PATCH',
       `${uri}.meta`,
       { ...side.headers, 'content-type': 'application/sparql-update' },
@@ -73,11 +96,11 @@ export async function floorRecords(
   concurrency: number,
 ): Promise<void> {
   const accept = { ...source.headers, accept: 'text/turtle' };
-  await expect2xx('GET', container, accept);
+  await ok('GET', container, accept);
   const root = childIri(target, targetParent, containerName, true);
   await putContainer(target, root, `<${root}> <${DCTERMS}title> "Copy bench" .`);
   await inPool(records, concurrency, async (record) => {
-    await expect2xx('GET', record.uri, accept);
+    await ok('GET', record.uri, accept);
     const uri = childIri(target, root, record.name, true);
     await putContainer(
       target,
@@ -97,14 +120,14 @@ export async function floorBinaries(
   containerName: string,
   concurrency: number,
 ): Promise<void> {
-  await expect2xx('GET', container, { ...source.headers, accept: 'text/turtle' });
+  await ok('GET', container, { ...source.headers, accept: 'text/turtle' });
   const root = childIri(target, targetParent, containerName, true);
   await putContainer(target, root, '');
   await inPool(binaries, concurrency, async (binary) => {
     const uri = childIri(target, root, binary.name, false);
-    await streamCopy(binary.uri, source.headers, uri, target.headers);
+    await retryOnReset(() => streamCopy(binary.uri, source.headers, uri, target.headers));
     if (target.kind === 'LDP')
-      await expect2xx(
+      await ok(
         'PATCH',
         `${uri}.meta`,
         { ...target.headers, 'content-type': 'application/sparql-update' },
@@ -152,14 +175,14 @@ async function streamCopy(
 /** Deletes a tree on an LDP server, which refuses to delete a non-empty container: children first. */
 export async function deleteLdpTree(uri: string): Promise<void> {
   if (uri.endsWith('/')) {
-    const answer = await expect2xx('GET', uri, { accept: 'text/turtle' });
+    const answer = await ok('GET', uri, { accept: 'text/turtle' });
     const children = new N3.Parser({ baseIRI: uri })
       .parse(answer.body)
       .filter((q) => q.subject.value === uri && q.predicate.value === `${LDP}contains`)
       .map((q) => q.object.value);
     await inPool([...new Set(children)], 8, deleteLdpTree);
   }
-  await expect2xx('DELETE', uri, {});
+  await ok('DELETE', uri, {});
 }
 
 export function closeFloorAgent(): void {
