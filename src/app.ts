@@ -70,7 +70,6 @@ import { startParts, stopParts, type AppPart } from './http/app-part.js';
 import { createSchedules } from './schedules/schedules-http.routes.js';
 import { createNotifications } from './notifications/notification-part.routes.js';
 import { exportPart } from './exports/export-http.routes.js';
-import { CollectionCopies } from './copies/collection-copies.js';
 import { copyPart, type CopyPartDependencies } from './copies/copy-part.routes.js';
 
 export interface AppOptions {
@@ -81,7 +80,7 @@ export interface AppOptions {
   readonly onDataVersion?: (version: DataVersion) => void;
   /** The event streams' settings (tests shorten the keep-alive). */
   readonly events?: Partial<EventStreamSettings>;
-  /** COPY jobs' engine in place of src/copies/' own (CollectionCopies; tests' stand-ins). */
+  /** COPY jobs' engine in place of src/copies/' own (tests' stand-ins). */
   readonly copies?: CopyPartDependencies['engine'];
 }
 
@@ -284,7 +283,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
     exportPart({ db, config, jobs, ledger: audit }),
-    copyPart({ jobs, engine: options.copies ?? new CollectionCopies(db) }),
+    copyPart({ db, jobs, engine: options.copies }),
   ];
   const app = await createHttpServer({
     config,

@@ -7,6 +7,7 @@ import {
   sourceMismatch,
   streamBinary,
   checkArrival,
+  RefusedBytesError,
   type ArrivalCheck,
 } from './copy-binary.js';
 import type { CopyItem, CopyItemStore, CopyItemUpdate } from './copy-items.store.js';
@@ -134,11 +135,22 @@ async function create(applying: Applying, row: CopyItem): Promise<Ended> {
       await sink.act(row.targetUri, () => target.adapter.updateTriples(row.targetUri, [], wanted.others));
     return copied(applying, row);
   }
-  const { uri, sent } = await streamBinary(source.adapter, target.adapter, { ...row, name }, (upload) =>
-    sink.act(row.targetUri, upload),
-  );
-  checkPlace(row, uri);
-  return finishBinary(applying, row, sent, true, description);
+  let streamed;
+  try {
+    streamed = await streamBinary(source.adapter, target.adapter, { ...row, name }, (upload) =>
+      sink.act(row.targetUri, upload),
+    );
+  } catch (error) {
+    if (!(error instanceof RefusedBytesError)) throw error;
+    return {
+      outcome: 'FAILED',
+      digestAlgorithm: error.algorithm,
+      digestCheck: 'MISMATCH',
+      error: error.message,
+    };
+  }
+  checkPlace(row, streamed.uri);
+  return finishBinary(applying, row, streamed.sent, true, description);
 }
 
 /**
@@ -279,7 +291,7 @@ async function finalOutcome(store: CopyItemStore, jobId: number): Promise<CopyOu
   const mismatchPart =
     mismatched.length === 0
       ? ''
-      : `; ${mismatched.length} ${mismatched.length === 1 ? 'binary' : 'binaries'} did not match on arrival and ${mismatched.length === 1 ? 'was' : 'were'} removed from the target: ${mismatched.map((row) => row.targetUri).join(', ')}`;
+      : `; ${mismatched.length} ${mismatched.length === 1 ? 'binary' : 'binaries'} did not match on arrival and ${mismatched.length === 1 ? 'is' : 'are'} not kept in the target: ${mismatched.map((row) => row.targetUri).join(', ')}`;
   const message = `Copied ${copiedRows.length} resources (${bytes} bytes, ${verified} binaries verified on arrival); ${failedPart}${mismatchPart}; versions are not copied, only each resource's current state`;
   if (copiedRows.length === 0 && failedRows.length > 0) return { ended: 'FAILED', message };
   return { ended: 'DONE', copied: copiedRows.length, failed: failedRows.length, message };

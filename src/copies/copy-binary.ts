@@ -1,9 +1,21 @@
 import { namedNode, quad } from '../linked-data/rdf/terms.js';
 import { PREMIS } from '../linked-data/rdf/vocab.js';
-import type { RepositoryAdapter, ResourceDescription } from '../repository-adapters/repository-adapter.js';
+import { TargetExistsError } from '../repository-adapters/named-children.js';
+import type {
+  RepositoryAdapter,
+  ResourceDescription,
+  UploadDigest,
+} from '../repository-adapters/repository-adapter.js';
+import { UpstreamFailedError } from '../shared/errors.js';
 import { heldDigest, type HeldDigest } from '../exports/repository-digest.js';
 import type { DigestCheck } from './copy-items.store.js';
-import { algorithmName, digesting, digestOf, type StreamDigests } from './stream-digests.js';
+import {
+  algorithmName,
+  digesting,
+  digestOf,
+  parseStoredDigest,
+  type StreamDigests,
+} from './stream-digests.js';
 import { uploadNamedBinary } from './target-writes.js';
 
 /** How a copy's bytes compared on arrival. */
@@ -21,6 +33,8 @@ export interface ArrivalCheck {
 /** Where a binary is copied to and what it is sent as. */
 export interface BinaryCopy {
   readonly sourceUri: string;
+  /** The digest the source holds (`<algorithm>:<hex>`), sent with the upload where the target checks one. */
+  readonly sourceDigest: string | null;
   readonly parentTargetUri: string;
   readonly name: string;
   readonly filename: string | null;
@@ -40,14 +54,57 @@ export async function streamBinary(
 ): Promise<{ readonly uri: string; readonly sent: StreamDigests }> {
   const download = await source.downloadBinary(copy.sourceUri);
   const { stream, digests } = digesting(download.content);
-  const uri = await write(() =>
-    uploadNamedBinary(target, copy.parentTargetUri, copy.name, {
-      content: stream,
-      filename: copy.filename ?? download.filename ?? copy.name,
-      contentType: copy.mediaType ?? download.contentType,
-    }),
-  );
-  return { uri, sent: digests() };
+  const digest = uploadDigest(copy.sourceDigest);
+  try {
+    const uri = await write(() =>
+      uploadNamedBinary(
+        target,
+        copy.parentTargetUri,
+        copy.name,
+        {
+          content: stream,
+          filename: copy.filename ?? download.filename ?? copy.name,
+          contentType: copy.mediaType ?? download.contentType,
+        },
+        digest,
+      ),
+    );
+    return { uri, sent: digests() };
+  } catch (error) {
+    // Fedora checks the Digest sent and refuses bytes that do not match it (409): nothing is kept.
+    if (digest !== undefined && isConflict(error) && !(error instanceof TargetExistsError))
+      throw new RefusedBytesError(
+        `The target refused the bytes sent for ${copy.sourceUri}: they do not match the ${digest.algorithm} digest the source holds (${digest.hex}); nothing was kept`,
+        digest.algorithm,
+      );
+    throw error;
+  }
+}
+
+/** The target refused the bytes of an upload: they did not match the digest sent with them. */
+export class RefusedBytesError extends Error {
+  constructor(
+    message: string,
+    readonly algorithm: string,
+  ) {
+    super(message);
+    this.name = 'RefusedBytesError';
+  }
+}
+
+/** A source digest as the adapters send one (`Digest`); md5 is never sent. */
+function uploadDigest(stored: string | null): UploadDigest | undefined {
+  const held = parseStoredDigest(stored);
+  if (held === undefined || held.algorithm === 'md5') return undefined;
+  return {
+    algorithm:
+      held.algorithm === 'sha1' ? 'sha1' : (algorithmName(held.algorithm) as UploadDigest['algorithm']),
+    hex: held.hex,
+  };
+}
+
+function isConflict(error: unknown): boolean {
+  return error instanceof UpstreamFailedError && error.status === 409;
 }
 
 /** Reads a source binary again, only to hash it (a resumed apply checking what an earlier attempt sent). */

@@ -85,7 +85,7 @@ describe('COPY from a Fedora 4 repository to Community Solid Server', () => {
     const applied = await engine.apply(request, source.target, faulty, memoryCopySink().sink);
     const note = collection.binaries[1] ?? '';
     expect(applied).toMatchObject({ ended: 'DONE', copied: 5, failed: 1 });
-    expect(applied.message).toContain(`was removed from the target: ${copyOf(note)}`);
+    expect(applied.message).toContain(`is not kept in the target: ${copyOf(note)}`);
     expect(await target.adapter.exists(copyOf(note))).toBe(false);
     expect((await engine.report(request.jobId, 0, 100)).find((row) => row.sourceUri === note)).toMatchObject({
       outcome: 'FAILED',

@@ -105,7 +105,7 @@ describe('COPY from a Fedora 4 repository to a Fedora 6 repository', () => {
     expect((await target.adapter.describe(`${into}/taken`)).children).toEqual([]);
   });
 
-  it('fails a binary whose bytes do not match on arrival, removes it, and copies the others', async () => {
+  it('fails a binary whose bytes arrive damaged, keeps nothing of it, and copies the others', async () => {
     const { collection, copyOf, request } = await scenario('damaged');
     const faulty = corruptingAdapter(target.adapter, (name) => name === 'scan.tif');
     const faultyTarget = { ...target.target, adapter: faulty };
@@ -115,14 +115,37 @@ describe('COPY from a Fedora 4 repository to a Fedora 6 repository', () => {
     const scan = collection.binaries[0] ?? '';
     expect(applied).toMatchObject({ ended: 'DONE', copied: 5, failed: 1 });
     expect(applied.message).toContain(
-      `1 binary did not match on arrival and was removed from the target: ${copyOf(scan)}`,
+      `1 binary did not match on arrival and is not kept in the target: ${copyOf(scan)}`,
     );
     expect(await target.adapter.exists(copyOf(scan))).toBe(false);
     const row = (await engine.report(request.jobId, 0, 100)).find((r) => r.sourceUri === scan);
+    // Fedora checked the digest the source holds, sent with the bytes, and refused them: nothing was kept.
     expect(row).toMatchObject({ outcome: 'FAILED', digestCheck: 'MISMATCH', digestAlgorithm: 'sha-512' });
-    expect(row?.error).toMatch(/do not match the source's/u);
+    expect(row?.error).toMatch(
+      /^The target refused the bytes sent for .*: they do not match the sha-512 digest the source holds \([0-9a-f]{128}\); nothing was kept$/u,
+    );
     for (const uri of collection.resources.filter((r) => r !== scan))
       expect(await target.adapter.exists(copyOf(uri)), uri).toBe(true);
+  });
+
+  it('removes a copy whose bytes the target stored damaged (no Digest reached it), found on arrival', async () => {
+    const { collection, copyOf, request } = await scenario('unchecked');
+    const faulty = corruptingAdapter(target.adapter, (name) => name === 'note.txt', { dropsDigest: true });
+    const faultyTarget = { ...target.target, adapter: faulty };
+    const engine = new CollectionCopies(store);
+    await engine.plan(request, source.target, faultyTarget, memorySink().sink);
+    const copying = memoryCopySink();
+    const applied = await engine.apply(request, source.target, faultyTarget, copying.sink);
+    const note = collection.binaries[1] ?? '';
+    expect(applied).toMatchObject({ ended: 'DONE', copied: 5, failed: 1 });
+    expect(await target.adapter.exists(copyOf(note))).toBe(false);
+    // Uploaded, found damaged by the digest Fedora 6 computed on arrival, then deleted (as the job's actor).
+    expect(copying.acted.filter((key) => key === copyOf(note))).toHaveLength(2);
+    const row = (await engine.report(request.jobId, 0, 100)).find((r) => r.sourceUri === note);
+    expect(row).toMatchObject({ outcome: 'FAILED', digestCheck: 'MISMATCH', digestAlgorithm: 'sha-512' });
+    expect(row?.error).toMatch(
+      /^The bytes that arrived at .* do not match the source's: sha-512 .* the copy was removed$/u,
+    );
   });
 
   it('resumes an apply stopped mid-copy without creating anything twice', async () => {

@@ -3,6 +3,7 @@ import type {
   NewBinary,
   RepositoryAdapter,
   ResourceDescription,
+  UploadDigest,
 } from '../repository-adapters/repository-adapter.js';
 import { isMissingResource } from '../curation-jobs/work/missing-resource.js';
 
@@ -28,8 +29,12 @@ export function uploadNamedBinary(
   parentUri: string,
   name: string,
   binary: NewBinary,
+  digest?: UploadDigest,
 ): Promise<string> {
-  return adapter.uploadBinary(parentUri, binary, undefined, { name });
+  return adapter.uploadBinary(parentUri, binary, undefined, {
+    name,
+    ...(digest !== undefined && { digest }),
+  });
 }
 
 /** Whether a resource is at `uri` (one HEAD). */

@@ -414,6 +414,28 @@ describe('COPY jobs run through JobCopies', () => {
     expect(new Set(acted).size).toBe(3);
   });
 
+  it('an apply that failed part way can be undone: what it copied is removed', async () => {
+    const job = await started(copyJob());
+    await until(job.id, ['PREVIEWED']);
+    copies.breakAfter = 1;
+    try {
+      await sendJson(t.app, 'POST', `/curation-job/${job.id}/apply`, undefined, { token: curator.token });
+      const failed = await until(job.id, ['FAILED', 'APPLIED']);
+      expect(failed.state).toBe('FAILED');
+      expect(failed.message).toBe('The target stopped answering after 1 resources');
+      expect(failed.progress).toMatchObject({ total: 3, done: 1, changed: 1 });
+    } finally {
+      copies.breakAfter = undefined;
+    }
+    const undo = body(
+      await sendJson(t.app, 'POST', `/curation-job/${job.id}/undo`, undefined, { token: curator.token }),
+    );
+    expect(undo.meta.status, JSON.stringify(undo)).toBe('SUCCESS');
+    const undone = await until(job.id, ['UNDONE', 'FAILED']);
+    expect(undone.state, undone.message ?? '').toBe('UNDONE');
+    expect(undone.message).toBe('Removed 1 resources; 0 failed');
+  });
+
   it('a curator who no longer curates the target view may read the job but not apply it', async () => {
     const job = await started(copyJob({ scope: 'RESOURCE', contextUri: collection }));
     await until(job.id, ['PREVIEWED']);
@@ -443,44 +465,5 @@ describe('COPY jobs run through JobCopies', () => {
       scope: 'RESOURCE',
     });
     expect(fixity).toMatchObject({ targetRepositoryViewId: null, targetContextUri: null });
-  });
-});
-
-describe('COPY jobs on the app’s own copy engine (no stand-in)', () => {
-  let bare: TestApp;
-  afterAll(async () => {
-    await bare.close();
-  });
-
-  it('are planned by src/copies/ (the composition root wires CollectionCopies)', async () => {
-    bare = await buildTestApp({ embeddedRepository: true, searchIndexNewViews: false });
-    const view = await listenWithEmbeddedView(bare, 'Own engine');
-    const credentials = resolveRepositoryCredentials(bare.config);
-    const local = createAdapter({
-      type: 'FEDORA',
-      rootUri: view.rootUri,
-      username: credentials.username,
-      password: credentials.password,
-      dialect: 'FEDORA_6',
-    });
-    const from = await local.createChild(view.rootUri, []);
-    const to = await local.createChild(view.rootUri, []);
-    const created = body(
-      await sendJson(bare.app, 'POST', '/curation-job', {
-        kind: 'COPY',
-        repositoryViewId: view.viewId,
-        contextUri: from,
-        scope: 'RESOURCE',
-        targetRepositoryViewId: view.viewId,
-        targetContextUri: to,
-      }),
-    ).payload.CurationJob as Job;
-    let job = created;
-    for (let i = 0; i < 400 && !['FAILED', 'PREVIEWED'].includes(job.state); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      job = body(await sendJson(bare.app, 'GET', `/curation-job/${created.id}`)).payload.CurationJob as Job;
-    }
-    expect(job.state, job.message ?? '').toBe('PREVIEWED');
-    expect(job.message).toMatch(/Would copy 1 resource/);
   });
 });

@@ -250,7 +250,7 @@ export class CurationJobService {
    */
   async undo(id: number, caller: Principal): Promise<CurationJob> {
     const job = await this.findToWrite(id, caller);
-    const partial = job.state === 'FAILED' && (await this.deps.store.items.hasWrittenItems(job.id));
+    const partial = job.state === 'FAILED' && (await this.wroteSome(job));
     return this.startWriting(job, 'undo', partial ? 'undoPartial' : 'undo', { undoneBy: caller.username });
   }
 
@@ -306,6 +306,15 @@ export class CurationJobService {
     if (job === undefined || !(await this.curates(job.repositoryViewId, caller)))
       throw new NotFoundError(msg.doesNotExist(ENTITY, id));
     return job;
+  }
+
+  /** Whether a FAILED job wrote some resources before it stopped (a COPY job: some copy is there). */
+  private async wroteSome(job: JobRecord): Promise<boolean> {
+    if (job.kind !== 'COPY') return this.deps.store.items.hasWrittenItems(job.id);
+    const copies = this.deps.copies?.();
+    if (copies === undefined) return false;
+    for await (const row of copies.reportRows(job.id)) if (row.outcome === 'COPIED') return true;
+    return false;
   }
 
   /**

@@ -31,10 +31,10 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^src\/embedded-repository\/(transactions|dialect-transactions|versioning|dialect-versions|tombstones|concurrent-writes|write-statements)\.test\.ts$/,
   // Issue 31's export packages: the bag's files recorded and read back (resume, manifests, download).
   /^src\/exports\/bag-export\.(routes|resume)\.test\.ts$/,
-  // Issue 32's copies: the plan rows written, resumed and read back while copying between real repositories.
-  /^src\/copies\/copy-(items\.store|engine)\.test\.ts$/,
   // Issue 32's COPY jobs: their target columns (migration 024) written and read back, the runner's phases.
   /^src\/curation-jobs\/copy-job\.routes\.test\.ts$/,
+  // Issue 32's copies: the plan rows written, resumed and read back while copying between real repositories.
+  /^src\/copies\/copy-(items\.store|engine|job\.routes)\.test\.ts$/,
   // Issue 32's acceptance: a COPY killed mid-apply and resumed from its plan rows by a fresh process (the
   // in-process queue at start-up on SQLite; pg-boss and the lease sweep on PostgreSQL).
   /^src\/copies\/copy-acceptance\.test\.ts$/,

@@ -119,14 +119,17 @@ export class CopyPlan {
   }
 }
 
-/** Ends a complete COPY run: previewed (a dry run), or on to APPLY (a write-through without conflicts). */
+/**
+ * Ends a complete COPY run: previewed (a dry run), or on to APPLY (a write-through without conflicts). The
+ * message is the engine's `note` (its dry run's numbers) when it gives one, else made from its summary.
+ */
 export async function endCopyRun(
   control: CopyControl,
   plan: CopyPlan,
   final: JobProgress,
-  note: string,
+  note: string | undefined,
 ): Promise<JobPhase | null> {
-  const message = plan.message(final) + note;
+  const message = note ?? plan.message(final);
   if (control.job.dryRun) {
     await control.end('preview', message, final);
     return null;
@@ -195,8 +198,9 @@ export async function copyWritePhase(
       if (counted.changed.includes(result.outcome)) {
         changed += 1;
         written.push(result.targetUri);
+        const detail = phase === 'APPLY' ? { created: true, copyOf: result.sourceUri } : { deleted: true };
+        await ledger.recordCopy(result.targetUri, detail);
       } else if (counted.failed.includes(result.outcome)) failed += 1;
-      await Promise.resolve();
     },
     cancelled: () => control.stopping(),
     act: (key, write) => ledger.act(key, write),

@@ -249,7 +249,8 @@ export class JobAttempt implements CopyControl {
     }
     // A scope that held nothing says why (a collection without members, a query without hits).
     const note = outcome.note === undefined ? '' : `; ${outcome.note}`;
-    if (plan !== undefined) return endCopyRun(this, plan, final, note);
+    // COPY: the engine's note is the dry run's whole message.
+    if (plan !== undefined) return endCopyRun(this, plan, final, outcome.note);
     if (job.kind === 'FIXITY' || job.kind === 'EXPORT') {
       await this.end('complete', fixityMessage(final, job.kind) + note, final);
       return null;

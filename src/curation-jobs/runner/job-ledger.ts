@@ -87,6 +87,21 @@ export class JobLedger {
   }
 
   /**
+   * A COPY phase's write of `uri` (a copy created, or one its undo deleted; `detail` says which) is stored
+   * by the copy engine: its event is appended now unless the repository recorded it itself (this
+   * process's embedded repository) or this attempt recorded it already. (Not in the transaction of the
+   * engine's plan row: a crash between the two can leave a copy without its event, never an event
+   * without its copy.)
+   */
+  async recordCopy(uri: string, detail: AuditDetail): Promise<void> {
+    const action = this.action;
+    if (action === undefined || this.settled.has(uri) || !this.unrecorded.has(uri)) return;
+    this.settled.add(uri);
+    await this.audit.append([this.entry(action, uri, detail, 'SUCCESS')]);
+    this.appended(1);
+  }
+
+  /**
    * Appends, inside `trx` (which also stores the items), a `fixity.check` for each binary this attempt
    * checked that the repository did not record itself. Answers how many were appended.
    */

@@ -122,11 +122,19 @@ export function delegating(
 
 /**
  * A FAULTY target: delegates to a real adapter but flips one byte of every binary uploaded under a name
- * `corrupts` picks, as a bad network or disk would; the repository stores (and digests) the damaged bytes.
+ * `corrupts` picks, as a bad network or disk would; a repository that is not told the digest (or does not
+ * check it) stores and digests the damaged bytes.
  */
-export function corruptingAdapter(adapter: RepositoryAdapter, corrupts: (name: string) => boolean) {
+export function corruptingAdapter(
+  adapter: RepositoryAdapter,
+  corrupts: (name: string) => boolean,
+  faults: { readonly dropsDigest?: boolean } = {},
+) {
   return delegating(adapter, {
-    uploadBinary: (parent, binary, tx, options) => {
+    uploadBinary: (parent, binary, tx, given) => {
+      // `dropsDigest`: the upload's Digest is lost on the way, so the repository cannot refuse the bytes.
+      const options =
+        faults.dropsDigest === true && given !== undefined ? { ...given, digest: undefined } : given;
       if (options?.name === undefined || !corrupts(options.name))
         return adapter.uploadBinary(parent, binary, tx, options);
       let first = true;

@@ -31,6 +31,8 @@ export class StandInCopies implements JobCopies {
   readonly acted: string[] = [];
   readonly failing = new Set<string>();
   gate: (() => Promise<void>) | undefined;
+  /** When set, the apply stops FAILED after this many rows (a repository gone mid-way). */
+  breakAfter: number | undefined;
   private readonly rows = new Map<number, CopyResult[]>();
 
   async plan(
@@ -103,6 +105,8 @@ export class StandInCopies implements JobCopies {
     let failed = 0;
     for (const [index, r] of rows.entries()) {
       if (r.outcome !== from) continue;
+      if (from === 'PLANNED' && copied === this.breakAfter)
+        return { ended: 'FAILED', message: `The target stopped answering after ${copied} resources` };
       await this.gate?.();
       if (sink.cancelled()) return { ended: 'CANCELLED', message: `stopped after ${copied} resources` };
       const outcome = to(r);
