@@ -35,6 +35,9 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^src\/curation-jobs\/copy-job\.routes\.test\.ts$/,
   // Issue 32's copies: the plan rows written, resumed and read back while copying between real repositories.
   /^src\/copies\/copy-(items\.store|engine|job\.routes)\.test\.ts$/,
+  // Issue 32's acceptance: a COPY killed mid-apply and resumed from its plan rows by a fresh process (the
+  // in-process queue at start-up on SQLite; pg-boss and the lease sweep on PostgreSQL).
+  /^src\/copies\/copy-acceptance\.test\.ts$/,
   // Curation jobs whose scope is what the search index finds (QUERY, MEMBERS): the index's SQL on each engine.
   /^src\/curation-jobs\/job-scopes\.routes\.test\.ts$/,
   // Issue 31's schedules: firings claimed in SQL, triggers of each engine (croner, pg-boss).
