@@ -11,7 +11,7 @@ import type { JobProgress } from '../curation-job.js';
 import type { JobRecord, StateMove } from '../curation-job.store.js';
 import { ACTIVE_STATE, type JobMove, type JobPhase } from '../job-states.js';
 import type { JobTarget, RunOutcome, RunSink } from '../work/job-work.js';
-import type { AttemptDependencies } from './job-attempt.js';
+import type { AttemptDependencies } from './attempt-dependencies.js';
 import type { JobHeartbeat } from './job-heartbeat.js';
 import { JobLedger } from './job-ledger.js';
 import { count, plural } from './job-messages.js';

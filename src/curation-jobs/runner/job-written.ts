@@ -2,7 +2,7 @@ import { publishResourcesWritten } from '../curation-job.events.js';
 import type { JobRecord } from '../curation-job.store.js';
 import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
 import { isNewChildKey, type JobTarget, type RunRequest } from '../work/job-work.js';
-import type { AttemptDependencies } from './job-attempt.js';
+import type { AttemptDependencies } from './attempt-dependencies.js';
 
 /** A SPREADSHEET job's staged sheet, read as the run goes; or why there is none. */
 export async function sheetOf(
