@@ -292,7 +292,7 @@ async function finalOutcome(store: CopyItemStore, jobId: number): Promise<CopyOu
     mismatched.length === 0
       ? ''
       : `; ${mismatched.length} ${mismatched.length === 1 ? 'binary' : 'binaries'} did not match on arrival and ${mismatched.length === 1 ? 'is' : 'are'} not kept in the target: ${mismatched.map((row) => row.targetUri).join(', ')}`;
-  const message = `Copied ${copiedRows.length} resources (${bytes} bytes, ${verified} binaries verified on arrival); ${failedPart}${mismatchPart}; versions are not copied, only each resource's current state`;
+  const message = `Copied ${copiedRows.length} ${copiedRows.length === 1 ? 'resource' : 'resources'} (${bytes} bytes, ${verified} ${verified === 1 ? 'binary' : 'binaries'} verified on arrival); ${failedPart}${mismatchPart}; versions are not copied, only each resource's current state`;
   if (copiedRows.length === 0 && failedRows.length > 0) return { ended: 'FAILED', message };
   return { ended: 'DONE', copied: copiedRows.length, failed: failedRows.length, message };
 }
