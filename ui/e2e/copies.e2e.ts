@@ -36,6 +36,8 @@ let sourcePrefix = '';
 let targetViewName = '';
 let targetPrefix = '';
 let targetRoot = '';
+/** Where this file's containers go: one child of the root, so other files' root listings stay as they were. */
+let home = '';
 let curator = { username: '', password: '' };
 const word = `copy${Math.random()
   .toString(36)
@@ -115,7 +117,8 @@ async function twoViews(): Promise<void> {
       admin,
     ),
   );
-  targetRoot = await createContainer('', `Copies arrive here ${word}`);
+  home = await createContainer('', `Copy tests ${word}`);
+  targetRoot = await createContainer(home, `Copies arrive here ${word}`);
   targetViewName = unique('Copy target');
   const repositoryPassword =
     process.env.SCRIPTORIUM_REPOSITORY_PASSWORD ??
@@ -163,7 +166,7 @@ describe('copying between views', () => {
     ['phone', PHONE, keyboard],
   ] as const)
     it(`a curator of both views previews, copies and sees the report (${size}, ${actor.name})`, async () => {
-      const collection = await createContainer('', `Letters ${word} ${size}`);
+      const collection = await createContainer(home, `Letters ${word} ${size}`);
       await createContainer(collection, `Box one ${word}`);
       await upload(collection, 'letter.txt', `a letter to copy (${size})\n`);
       // The desktop copies into the target view's root; the phone into a container typed in.
@@ -242,7 +245,7 @@ describe('copying between views', () => {
 
   it('a curator copies what a search finds into a container of the other view (desktop, pointer)', async () => {
     const hit = `${word}hit`;
-    const collection = await createContainer('', `Search source ${word}`);
+    const collection = await createContainer(home, `Search source ${word}`);
     await createContainer(collection, `${hit} one`);
     await createContainer(collection, `${hit} two`);
     const shelf = await createTargetContainer(`Found ${word}`);
