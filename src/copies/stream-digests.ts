@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { HeldDigest } from '../exports/repository-digest.js';
 
 export type DigestAlgorithm = HeldDigest['algorithm'];
@@ -32,9 +32,10 @@ export function digesting(source: Readable): { stream: Readable; digests: () => 
       done();
     },
   });
-  // A source that fails fails the upload reading from it.
-  source.on('error', (error) => stream.destroy(error));
-  source.pipe(stream);
+  // Each side's end is the other's: a source that fails fails the upload reading from it, and an upload
+  // that stops reading (refused, failed) releases the source's response instead of leaving it paused open
+  // until its timeout (`pipe` alone would). The error itself reaches whoever reads `stream`.
+  pipeline(source, stream, () => undefined);
   return {
     stream,
     digests: () => {
