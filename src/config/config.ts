@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FEDORA_DIALECTS, isFedoraDialect, type FedoraDialect } from '../shared/fedora-dialect.js';
+import { binaryStoreConfig, type BinaryStoreSettings } from './binary-store-config.js';
 import { notificationConfig, type NotificationConfig } from './notification-config.js';
 
 /** The workbench's build, two folders up from this module in both `src/config` and `dist/config`. */
@@ -21,7 +22,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Notifications' settings (SMTP, the delivery worker) are in notification-config.ts. */
-export interface Config extends NotificationConfig {
+export interface Config extends NotificationConfig, BinaryStoreSettings {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
@@ -279,6 +280,7 @@ export function loadConfig(env: Env): Config {
     searchFeed: flag('SCRIPTORIUM_SEARCH_FEED', true),
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
     ...notificationConfig(env, integer, problems),
+    ...binaryStoreConfig(env, dataDir, integer, flag, problems),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.
   // Never echo it.

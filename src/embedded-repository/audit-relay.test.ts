@@ -12,7 +12,7 @@ import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrations/migrate.js';
 import { AUTH, BASE, HOST, NS, REPO_PASSWORD, REPO_USER } from '../../test/support/repository-client.js';
 import { createTestDatabase, testDialect } from '../../test/support/test-database.js';
-import { BinaryStore } from './binaries/binary-store.js';
+import { LocalBinaryStore } from './binaries/local-binary-store.js';
 import { RepositoryHandlers } from './http/handlers.js';
 import { repositoryPlugin } from './http/plugin.js';
 import { SparqlUpdateRunner } from './sparql/update-runner.js';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   const store = new RepositoryStore(db, connection.dialect, ledger);
   await store.ensureRoot(Date.now(), REPO_USER);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-relay-'));
-  const binaries = new BinaryStore(path.join(dir, 'binaries'));
+  const binaries = new LocalBinaryStore(path.join(dir, 'binaries'));
   await binaries.init();
   updates = new SparqlUpdateRunner({ timeoutMs: 5000, maxSolutions: 10_000 });
   app = Fastify({ logger: false });

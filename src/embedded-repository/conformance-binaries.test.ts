@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDialect } from '../../test/support/test-database.js';
 import type { TestApp } from '../../test/support/test-app.js';
 import { BASE, buildRepositoryApp, NS, objects, repo } from '../../test/support/repository-client.js';
-import { BinaryStore } from './binaries/binary-store.js';
+import { LocalBinaryStore } from './binaries/local-binary-store.js';
 
 /**
  * Fedora API conformance, binaries: byte ranges, filenames and shared content. Test by test as the
@@ -77,7 +77,7 @@ describe(`binaries larger than one hashing batch (${testDialect})`, () => {
   }
 
   it('hashes the bytes once on upload, serves them and their ranges without hashing again', async () => {
-    const write = vi.spyOn(BinaryStore.prototype, 'write');
+    const write = vi.spyOn(LocalBinaryStore.prototype, 'write');
     try {
       const put = await repo(t.app, 'PUT', '/big', {
         headers: {
@@ -87,7 +87,7 @@ describe(`binaries larger than one hashing batch (${testDialect})`, () => {
         body: bytes,
       });
       expect(put.statusCode).toBe(201);
-      const store = write.mock.contexts[0] as BinaryStore;
+      const store = write.mock.contexts[0] as LocalBinaryStore;
       const after = { ...store.hashing };
       const whole = await repo(t.app, 'GET', '/big');
       expect(whole.headers['content-length']).toBe(String(bytes.length));
@@ -112,10 +112,10 @@ describe(`binaries larger than one hashing batch (${testDialect})`, () => {
   });
 
   it('hashes an upload exactly once: one pass over its bytes', async () => {
-    const write = vi.spyOn(BinaryStore.prototype, 'write');
+    const write = vi.spyOn(LocalBinaryStore.prototype, 'write');
     try {
       await repo(t.app, 'PUT', '/big-warm', { headers: { 'content-type': 'text/plain' }, body: 'x' });
-      const store = write.mock.contexts[0] as BinaryStore;
+      const store = write.mock.contexts[0] as LocalBinaryStore;
       const before = { ...store.hashing };
       const other = randomBytes(2 * 1024 * 1024 + 5);
       const put = await repo(t.app, 'PUT', '/big-once', {

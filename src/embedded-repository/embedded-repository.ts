@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ActorRelay } from '../audit/audit-actor.js';
 import type { Config } from '../config/config.js';
 import type { Database, SqlDialect } from '../db/database.js';
-import { BinaryStore } from './binaries/binary-store.js';
+import { binaryStoreOf } from './binaries/binary-store-of.js';
 import { resolveRepositoryCredentials } from './credentials.js';
 import type { EmbeddedRepository } from './repository.routes.js';
 import { SparqlUpdateRunner } from './sparql/update-runner.js';
@@ -25,7 +24,7 @@ export function embeddedRepositoryOf(
   return {
     // Records its own writes in the ledger, in each write's database transaction.
     store: new RepositoryStore(db, dialect, audit),
-    binaries: new BinaryStore(path.join(config.dataDir, 'binaries')),
+    binaries: binaryStoreOf(config.binaryStore),
     // Worker threads start with the first update and stop on close.
     updates: new SparqlUpdateRunner({
       timeoutMs: config.repositoryUpdateTimeoutMs,

@@ -1,18 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import {
-  makePrivateDirectoryAsync,
-  PRIVATE_DIRECTORY_MODE,
-  PRIVATE_FILE_MODE,
-} from '../../shared/private-files.js';
-import { RepositoryRefusal } from '../refusal.js';
-import { ContentSink } from './content-sink.js';
-import { RecyclingFileReader, type ChunkSink } from './recycling-file-reader.js';
-import { digestWorkers, type DigestWorkers } from './digest-workers.js';
 import type { DigestAlgorithm } from './digests.js';
+import type { ChunkSink } from './recycling-file-reader.js';
 
 export interface StoredContent {
   readonly sha512: string;
@@ -20,192 +8,58 @@ export interface StoredContent {
   readonly size: number;
 }
 
-const TEMP_PREFIX = '.upload-';
-const TEMP_SUFFIX = '.tmp';
-const READ_BYTES = 512 * 1024;
-/** Content files younger than this are never collected: an upload of the same bytes may be in flight. */
-const GRACE_MS = 10 * 60 * 1000;
+/** Digests a client announced for an upload (Node hash name → algorithm and hex digest). */
+export type ExpectedDigests = ReadonlyMap<string, { algorithm: DigestAlgorithm; hex: string }>;
+
+/** Where a store keeps its bytes, as configured (DECISIONS.md §17). */
+export type BinaryStoreKind = 'local' | 's3';
 
 /**
- * Binary content on disk, content-addressed by SHA-512 under `<dataDir>/binaries/ab/cd/<sha512>`. A write
- * streams to a temporary file in the same directory tree, hashing each byte once as it goes (content over
- * 1 MiB in digest worker threads, see content-sink.ts), is fsynced and then renamed into place, so a
- * crash leaves either nothing or a complete file (and at worst a temporary file that the next start
- * removes). Identical content is stored once; mementos share it.
+ * The embedded repository's binary content, content-addressed by SHA-512 (DECISIONS.md §17): on local disk
+ * by default, on S3-compatible object storage when configured. Every implementation keeps the same
+ * promises, pinned by the binary-store contract suite:
+ * - `write` streams, hashing each byte once, and makes the content readable under its SHA-512 only once it
+ *   is complete; a failed or refused write leaves nothing behind. Identical content is stored once.
+ * - `read` streams the bytes (or an inclusive range) back; `digest` re-reads them for a fixity check.
+ * - `remove` and `sweep` never remove content written or reused within the grace period, so an upload of
+ *   the same bytes in flight (on this or another instance) keeps its content.
  */
-export class BinaryStore {
+export interface BinaryStore {
+  readonly kind: BinaryStoreKind;
   /** Passes over content that computed digests, and the bytes they read (tests count them). */
-  readonly hashing = { passes: 0, bytes: 0 };
+  readonly hashing: { passes: number; bytes: number };
 
-  constructor(
-    readonly root: string,
-    private readonly workers: DigestWorkers = digestWorkers,
-  ) {}
+  /** Prepares the store and removes what a crashed upload left behind. Returns how many leftovers it removed. */
+  init(): Promise<number>;
 
   /**
-   * Creates the directory (0700; an existing one is tightened, which also closes the 0755 folders an
-   * earlier version made inside it) and removes temporary files left by a crash. Returns how many were
-   * removed.
+   * Streams `source` in. A mismatch with `expected` is a 409 refusal and more than `maxBytes` a 413 refusal
+   * (RepositoryRefusal); nothing is kept after either.
    */
-  async init(): Promise<number> {
-    await makePrivateDirectoryAsync(this.root);
-    await fs.chmod(this.root, PRIVATE_DIRECTORY_MODE);
-    let removed = 0;
-    for (const name of await fs.readdir(this.root)) {
-      if (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) {
-        await fs.rm(path.join(this.root, name), { force: true });
-        removed++;
-      }
-    }
-    return removed;
-  }
+  write(source: Readable, options: { maxBytes: number; expected: ExpectedDigests }): Promise<StoredContent>;
 
-  fileOf(sha512: string): string {
-    if (!/^[0-9a-f]{128}$/.test(sha512)) throw new Error(`not a sha512 digest: ${sha512.slice(0, 20)}`);
-    return path.join(this.root, sha512.slice(0, 2), sha512.slice(2, 4), sha512);
-  }
+  /** A stream of the stored bytes (inclusive byte range when given); `sink` lets a local store recycle buffers. */
+  read(sha512: string, range?: { start: number; end: number }, sink?: ChunkSink): Promise<Readable>;
 
-  /**
-   * Streams `source` to disk. `expected` holds digests the client announced (Node hash name → hex); a
-   * mismatch is a 409 and nothing is kept. More than `maxBytes` is a 413 and nothing is kept.
-   */
-  async write(
-    source: Readable,
-    options: { maxBytes: number; expected: ReadonlyMap<string, { algorithm: DigestAlgorithm; hex: string }> },
-  ): Promise<StoredContent> {
-    const temp = path.join(this.root, `${TEMP_PREFIX}${randomUUID()}${TEMP_SUFFIX}`);
-    const algorithms = [...new Set(['sha512', 'sha256', ...options.expected.keys()])];
-    const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);
-    const sink = new ContentSink(handle, algorithms, this.workers);
-    let size = 0;
-    let finished = false;
-    let kept = false;
-    try {
-      for await (const chunk of source) {
-        const buffer = chunk as Buffer;
-        size += buffer.length;
-        if (size > options.maxBytes) {
-          throw new RepositoryRefusal(
-            'tooLarge',
-            `The binary is larger than the limit of ${options.maxBytes} bytes`,
-          );
-        }
-        await sink.push(buffer);
-      }
-      const { digests, size: written } = await sink.finish();
-      finished = true;
-      this.count(written);
-      if (written !== size) throw new Error(`wrote ${written} of ${size} bytes`);
-      await handle.sync();
-      await handle.close();
-      for (const [node, { algorithm, hex }] of options.expected) {
-        if (digests.get(node) !== hex) {
-          throw new RepositoryRefusal(
-            'conflict',
-            `The ${algorithm.name} digest of the content does not match the Digest header`,
-            true,
-          );
-        }
-      }
-      const sha512 = digests.get('sha512') ?? '';
-      const sha256 = digests.get('sha256') ?? '';
-      const target = this.fileOf(sha512);
-      await makePrivateDirectoryAsync(path.dirname(target));
-      const exists = await fs.stat(target).then(
-        (s) => s.size === size,
-        () => false,
-      );
-      if (exists) {
-        // Same bytes already stored: keep the existing file, refresh its age for the collector.
-        const now = new Date();
-        await fs.utimes(target, now, now);
-        await fs.rm(temp, { force: true });
-      } else {
-        await fs.rename(temp, target);
-        await syncDirectory(path.dirname(target));
-      }
-      kept = true;
-      return { sha512, sha256, size };
-    } finally {
-      if (!kept) {
-        // The worker must be done with the file descriptor before it is closed (its number is reused).
-        if (!finished) await sink.abort();
-        await handle.close().catch(() => undefined);
-        await fs.rm(temp, { force: true });
-      }
-    }
-  }
-
-  /**
-   * A read stream of the stored bytes (inclusive byte range when given). Reads of 512 KiB instead of the
-   * default 64 KiB: a tenth of the reads and socket writes for a large download, at half the CPU; a
-   * smaller file or range is read in one piece of its own size. With the `sink` it is piped to (a
-   * response), one buffer serves every read the sink has finished writing (recycling-file-reader.ts).
-   */
-  read(sha512: string, range?: { start: number; end: number }, sink?: ChunkSink): Readable {
-    if (sink !== undefined) return new RecyclingFileReader(this.fileOf(sha512), READ_BYTES, sink, range);
-    return createReadStream(this.fileOf(sha512), {
-      highWaterMark: READ_BYTES,
-      ...(range === undefined ? {} : { start: range.start, end: range.end }),
-    });
-  }
-
-  /** Re-reads the stored bytes in a digest worker and computes the digests asked for (Node hash names). */
-  async digest(
+  /** Re-reads the stored bytes and computes the digests asked for (Node hash names). */
+  digest(
     sha512: string,
     algorithms: readonly string[],
-  ): Promise<{ size: number; digests: Map<string, Buffer> }> {
-    // A missing file reports the digests of nothing: fixity then fails, which is the truth.
-    const { size, digests } = await this.workers.digestFile(this.fileOf(sha512), algorithms);
-    this.count(size);
-    return {
-      size,
-      digests: new Map(algorithms.map((name, i) => [name, Buffer.from(digests[i] ?? '', 'hex')])),
-    };
-  }
+  ): Promise<{ size: number; digests: Map<string, Buffer> }>;
 
-  private count(bytes: number): void {
-    this.hashing.passes++;
-    this.hashing.bytes += bytes;
-  }
+  /** Removes content no longer referenced (unless written or reused within the grace period). */
+  remove(digests: Iterable<string>): Promise<void>;
 
-  /** Removes content files no longer referenced (unless written or reused within the grace period). */
-  async remove(digests: Iterable<string>): Promise<void> {
-    for (const sha512 of digests) {
-      const file = this.fileOf(sha512);
-      const stat = await fs.stat(file).catch(() => undefined);
-      if (stat !== undefined && Date.now() - stat.mtimeMs > GRACE_MS) await fs.rm(file, { force: true });
-    }
-  }
+  /** Start-up sweep: removes content no record references, past the grace period. Returns how many. */
+  sweep(referenced: ReadonlySet<string>): Promise<number>;
 
-  /** Start-up sweep: removes content files that no row references and that are past the grace period. */
-  async sweep(referenced: ReadonlySet<string>): Promise<number> {
-    let removed = 0;
-    for (const a of await fs.readdir(this.root).catch(() => [])) {
-      if (!/^[0-9a-f]{2}$/.test(a)) continue;
-      for (const b of await fs.readdir(path.join(this.root, a)).catch(() => [])) {
-        for (const name of await fs.readdir(path.join(this.root, a, b)).catch(() => [])) {
-          if (!/^[0-9a-f]{128}$/.test(name) || referenced.has(name)) continue;
-          const file = path.join(this.root, a, b, name);
-          const stat = await fs.stat(file).catch(() => undefined);
-          if (stat !== undefined && Date.now() - stat.mtimeMs > GRACE_MS) {
-            await fs.rm(file, { force: true });
-            removed++;
-          }
-        }
-      }
-    }
-    return removed;
-  }
+  /** Resolves when the store can be read and written (readiness); rejects with the reason otherwise. */
+  check(): Promise<void>;
 }
 
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await fs.open(directory, 'r');
-  try {
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on directories; the rename is still atomic.
-  } finally {
-    await handle.close();
-  }
+/** Content files younger than this are never collected: an upload of the same bytes may be in flight. */
+export const GRACE_MS = 10 * 60 * 1000;
+
+export function assertSha512(sha512: string): void {
+  if (!/^[0-9a-f]{128}$/.test(sha512)) throw new Error(`not a sha512 digest: ${sha512.slice(0, 20)}`);
 }

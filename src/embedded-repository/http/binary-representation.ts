@@ -90,5 +90,5 @@ export async function sendBinary(
   if (options.head) return reply.send();
   if (binary.size === 0) return reply.send('');
   // The response is the sink: it writes out each chunk, so one buffer can serve every read.
-  return reply.send(deps.binaries.read(binary.sha512, range, reply.raw));
+  return reply.send(await deps.binaries.read(binary.sha512, range, reply.raw));
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RepositoryRefusal } from '../refusal.js';
-import { BinaryStore } from './binary-store.js';
+import { LocalBinaryStore } from './local-binary-store.js';
 import { BATCH_BYTES } from './content-sink.js';
 import { DigestWorkers } from './digest-workers.js';
 import { digestAlgorithm } from './digests.js';
@@ -17,11 +17,11 @@ import { digestAlgorithm } from './digests.js';
  */
 const workers = new DigestWorkers(1, 60_000);
 let root: string;
-let store: BinaryStore;
+let store: LocalBinaryStore;
 
 beforeEach(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'binary-store-'));
-  store = new BinaryStore(root, workers);
+  store = new LocalBinaryStore(root, workers);
   await store.init();
 });
 afterEach(() => {
@@ -82,7 +82,7 @@ describe('BinaryStore', () => {
   it('hands content up to one batch to no worker, and larger content to two (SHA-512 beside SHA-256)', async () => {
     const own = new DigestWorkers(2, 60_000);
     try {
-      const local = new BinaryStore(root, own);
+      const local = new LocalBinaryStore(root, own);
       await local.write(body(randomBytes(BATCH_BYTES)), { maxBytes: 1 << 30, expected: new Map() });
       expect(own.size).toBe(0);
       await local.write(body(randomBytes(BATCH_BYTES + 1)), { maxBytes: 1 << 30, expected: new Map() });
@@ -143,7 +143,7 @@ describe('BinaryStore', () => {
 
   it('fails an upload whose worker stopped, keeps nothing, and the next upload works', async () => {
     const own = new DigestWorkers(1, 60_000);
-    const local = new BinaryStore(root, own);
+    const local = new LocalBinaryStore(root, own);
     const gen = (function* () {
       for (let i = 0; i < 8; i++) yield randomBytes(BATCH_BYTES);
     })();
@@ -198,7 +198,7 @@ describe('BinaryStore', () => {
     const stored = await store.write(body(bytes), { maxBytes: 1 << 30, expected: new Map() });
     const read = async (range?: { start: number; end: number }) => {
       const chunks: Buffer[] = [];
-      for await (const chunk of store.read(stored.sha512, range)) chunks.push(chunk as Buffer);
+      for await (const chunk of await store.read(stored.sha512, range)) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks);
     };
     expect((await read()).equals(bytes)).toBe(true);
