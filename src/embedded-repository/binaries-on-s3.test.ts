@@ -4,7 +4,7 @@ import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   STAND_IN_CREDENTIALS,
-  startS3StandIn,
+  sharedS3StandIn,
   type S3StandIn,
 } from '../../test/support/binary-stores/s3-stand-in.js';
 import type { TestApp } from '../../test/support/test-app.js';
@@ -26,7 +26,7 @@ let standIn: S3StandIn;
 let bucket: string;
 let t: TestApp;
 beforeAll(async () => {
-  standIn = await startS3StandIn();
+  standIn = await sharedS3StandIn();
   process.env.AWS_ACCESS_KEY_ID = STAND_IN_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = STAND_IN_CREDENTIALS.secretAccessKey;
   bucket = await standIn.bucket();
@@ -37,8 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await standIn.stop();
-  fs.rmSync(standIn.directory, { recursive: true, force: true });
+  await standIn.dispose();
 });
 
 async function keys(): Promise<string[]> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { binaryStoreContract } from '../../../test/contract/binary-store.contract.js';
 import {
   STAND_IN_CREDENTIALS,
-  startS3StandIn,
+  sharedS3StandIn,
   type S3StandIn,
 } from '../../../test/support/binary-stores/s3-stand-in.js';
 import { LocalBinaryStore } from './local-binary-store.js';
@@ -53,14 +53,13 @@ binaryStoreContract('local disk', () => {
 /* S3 through the AWS SDK, against s3rver: A STAND-IN FOR S3 that runs here (test/support/binary-stores). */
 let standIn: S3StandIn;
 beforeAll(async () => {
-  standIn = await startS3StandIn();
+  standIn = await sharedS3StandIn();
   // The SDK's own credential chain reads these; the stand-in accepts any.
   process.env.AWS_ACCESS_KEY_ID = STAND_IN_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = STAND_IN_CREDENTIALS.secretAccessKey;
 });
 afterAll(async () => {
-  await standIn.stop();
-  fs.rmSync(standIn.directory, { recursive: true, force: true });
+  await standIn.dispose();
 });
 
 binaryStoreContract('S3 (s3rver stand-in)', async () => {

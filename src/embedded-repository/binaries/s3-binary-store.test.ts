@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   STAND_IN_CREDENTIALS,
-  startS3StandIn,
+  sharedS3StandIn,
   type S3StandIn,
 } from '../../../test/support/binary-stores/s3-stand-in.js';
 import { byteWindow } from './byte-window.js';
@@ -18,13 +17,12 @@ import { BinaryStoreUnavailable } from './s3-errors.js';
  */
 let standIn: S3StandIn;
 beforeAll(async () => {
-  standIn = await startS3StandIn();
+  standIn = await sharedS3StandIn();
   process.env.AWS_ACCESS_KEY_ID = STAND_IN_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = STAND_IN_CREDENTIALS.secretAccessKey;
 });
 afterAll(async () => {
-  await standIn.stop();
-  fs.rmSync(standIn.directory, { recursive: true, force: true });
+  await standIn.dispose();
 });
 
 const MiB = 1024 * 1024;

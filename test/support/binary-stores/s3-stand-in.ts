@@ -26,7 +26,26 @@ export interface S3StandIn {
   /** Stops answering (the port closes); `start` brings it back on the same port with the same objects. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Stops a server of the test's own and removes its objects; leaves the shared one alone. */
+  dispose(): Promise<void>;
   client(): S3Client;
+}
+
+/**
+ * The stand-in for a test file that never stops its server: the one `.ci/run` started (TEST_S3_ENDPOINT, with
+ * its directory in TEST_S3_DIRECTORY), or a server of the file's own.
+ */
+export async function sharedS3StandIn(): Promise<S3StandIn> {
+  const endpoint = process.env.TEST_S3_ENDPOINT;
+  const directory = process.env.TEST_S3_DIRECTORY;
+  if (endpoint === undefined || directory === undefined) return startS3StandIn();
+  const shared = standInAt(endpoint, directory);
+  return {
+    ...shared,
+    stop: () => Promise.reject(new Error('the shared S3 stand-in is stopped by .ci/run')),
+    start: () => Promise.reject(new Error('the shared S3 stand-in is started by .ci/run')),
+    dispose: () => Promise.resolve(),
+  };
 }
 
 /** Credentials s3rver accepts (it checks none); never real ones. */
@@ -38,8 +57,31 @@ export async function startS3StandIn(
   const directory = options.directory ?? fs.mkdtempSync(path.join(os.tmpdir(), 's3-stand-in-'));
   let server = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, silent: true, directory });
   const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
   let running = true;
+  const stop = async () => {
+    if (!running) return;
+    running = false;
+    await server.close();
+  };
+  return {
+    ...standInAt(`http://127.0.0.1:${port}`, directory),
+    stop,
+    async dispose() {
+      await stop();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+    async start() {
+      if (running) return;
+      server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
+      await server.run();
+      running = true;
+    },
+  };
+}
+
+/** What any stand-in offers besides stopping and starting, for the server at `endpoint`. */
+function standInAt(endpoint: string, directory: string): Omit<S3StandIn, 'stop' | 'start' | 'dispose'> {
+  const port = Number(new URL(endpoint).port);
   const client = (): S3Client =>
     new S3Client({
       endpoint,
@@ -83,17 +125,6 @@ export async function startS3StandIn(
         AWS_SECRET_ACCESS_KEY: STAND_IN_CREDENTIALS.secretAccessKey,
         AWS_REGION: 'us-east-1',
       };
-    },
-    async stop() {
-      if (!running) return;
-      running = false;
-      await server.close();
-    },
-    async start() {
-      if (running) return;
-      server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
-      await server.run();
-      running = true;
     },
     client,
   };
