@@ -11,6 +11,16 @@ export interface StoredContent {
 /** Digests a client announced for an upload (Node hash name → algorithm and hex digest). */
 export type ExpectedDigests = ReadonlyMap<string, { algorithm: DigestAlgorithm; hex: string }>;
 
+export interface WriteOptions {
+  readonly maxBytes: number;
+  readonly expected: ExpectedDigests;
+  /**
+   * The length the client declared (Content-Length), when it did: an object store can then send the bytes in
+   * one streamed request instead of parts. Content that turns out longer or shorter fails the write.
+   */
+  readonly length?: number;
+}
+
 /** Where a store keeps its bytes, as configured (DECISIONS.md §17). */
 export type BinaryStoreKind = 'local' | 's3';
 
@@ -36,7 +46,7 @@ export interface BinaryStore {
    * Streams `source` in. A mismatch with `expected` is a 409 refusal and more than `maxBytes` a 413 refusal
    * (RepositoryRefusal); nothing is kept after either.
    */
-  write(source: Readable, options: { maxBytes: number; expected: ExpectedDigests }): Promise<StoredContent>;
+  write(source: Readable, options: WriteOptions): Promise<StoredContent>;
 
   /** A stream of the stored bytes (inclusive byte range when given); `sink` lets a local store recycle buffers. */
   read(sha512: string, range?: { start: number; end: number }, sink?: ChunkSink): Promise<Readable>;

@@ -16,7 +16,7 @@ import {
   assertSha512,
   GRACE_MS,
   type BinaryStore,
-  type ExpectedDigests,
+  type WriteOptions,
   type StoredContent,
 } from './binary-store.js';
 
@@ -67,10 +67,7 @@ export class LocalBinaryStore implements BinaryStore {
    * Streams `source` to disk. `expected` holds digests the client announced (Node hash name → hex); a
    * mismatch is a 409 and nothing is kept. More than `maxBytes` is a 413 and nothing is kept.
    */
-  async write(
-    source: Readable,
-    options: { maxBytes: number; expected: ExpectedDigests },
-  ): Promise<StoredContent> {
+  async write(source: Readable, options: WriteOptions): Promise<StoredContent> {
     const temp = path.join(this.root, `${TEMP_PREFIX}${randomUUID()}${TEMP_SUFFIX}`);
     const algorithms = [...new Set(['sha512', 'sha256', ...options.expected.keys()])];
     const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);

@@ -58,6 +58,41 @@ describe('S3 binary store', () => {
     }
   });
 
+  it('sends content of a declared length in one PutObject; a body that fails half way stores nothing', async () => {
+    const store = new S3BinaryStore(standIn.config(await standIn.bucket()));
+    try {
+      const bytes = randomBytes(20 * MiB);
+      const stored = await store.write(Readable.from([bytes]), {
+        maxBytes: 1 << 30,
+        expected: new Map(),
+        length: bytes.length,
+      });
+      expect(stored.size).toBe(bytes.length);
+      expect(Object.fromEntries(store.requests)).toEqual({
+        PutObjectCommand: 1,
+        CopyObjectCommand: 1,
+        DeleteObjectCommand: 1,
+      });
+      store.requests.clear();
+      const failing = Readable.from(
+        (function* () {
+          for (let i = 0; i < 12; i++) yield randomBytes(MiB);
+          throw new Error('client aborted');
+        })(),
+      );
+      await expect(
+        store.write(failing, { maxBytes: 1 << 30, expected: new Map(), length: 20 * MiB }),
+      ).rejects.toThrow('client aborted');
+      expect(store.requests.get('CopyObjectCommand')).toBeUndefined();
+      const longer = await store
+        .write(Readable.from([randomBytes(100)]), { maxBytes: 1 << 30, expected: new Map(), length: 99 })
+        .catch((error: unknown) => error);
+      expect((longer as Error).message).toBe('The binary is longer than its declared length of 99 bytes');
+    } finally {
+      store.close();
+    }
+  });
+
   it('says which bucket is missing', async () => {
     const store = new S3BinaryStore({ ...standIn.config('x'), bucket: 'no-such-bucket' });
     const error = await store.init().catch((e: unknown) => e);

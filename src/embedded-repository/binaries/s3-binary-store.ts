@@ -9,6 +9,7 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -18,7 +19,7 @@ import {
   assertSha512,
   GRACE_MS,
   type BinaryStore,
-  type ExpectedDigests,
+  type WriteOptions,
   type StoredContent,
 } from './binary-store.js';
 import { HashingCounter } from './hashing-counter.js';
@@ -34,6 +35,8 @@ const PARTS_IN_FLIGHT = 4;
 /** Multipart uploads of ours still open after this long were abandoned by a crash (an upload may run for hours). */
 const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 const UPLOADS = '.uploads';
+/** S3's largest single PUT. */
+const SINGLE_PUT_LIMIT = 5 * 1024 ** 3;
 
 /**
  * Binary content on S3-compatible object storage (DECISIONS.md §17), content-addressed like the local store:
@@ -139,33 +142,15 @@ export class S3BinaryStore implements BinaryStore {
     return removed;
   }
 
-  async write(
-    source: Readable,
-    options: { maxBytes: number; expected: ExpectedDigests },
-  ): Promise<StoredContent> {
+  async write(source: Readable, options: WriteOptions): Promise<StoredContent> {
     const hashes = new HashingCounter(
       [...new Set(['sha512', 'sha256', ...options.expected.keys()])],
-      (size) => {
-        if (size > options.maxBytes) {
-          return new RepositoryRefusal(
-            'tooLarge',
-            `The binary is larger than the limit of ${options.maxBytes} bytes`,
-          );
-        }
-        return undefined;
-      },
+      (size) => sizeRefusal(size, options),
     );
     const temp = `${this.base}${UPLOADS}/${randomUUID()}`;
     const body = new PassThrough({ highWaterMark: PART_BYTES });
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.config.bucket, Key: temp, Body: body },
-      partSize: PART_BYTES,
-      queueSize: PARTS_IN_FLIGHT,
-      leavePartsOnError: false,
-    });
     const temporary = { complete: false };
-    const uploading = upload.done().then(() => {
+    const uploading = this.upload(temp, body, options.length).then(() => {
       temporary.complete = true;
     });
     let fed: unknown;
@@ -201,6 +186,26 @@ export class S3BinaryStore implements BinaryStore {
       // The upload's own object goes in every case: after the copy, or after a failure once it completed.
       if (temporary.complete) await this.delete(temp).catch(() => undefined);
     }
+  }
+
+  /**
+   * Sends `body` to `key`: one streamed PutObject when its length is declared (a single request, and S3 stores
+   * it whole or not at all), otherwise the SDK's multipart upload helper, whose parts are aborted on failure.
+   */
+  private async upload(key: string, body: Readable, length: number | undefined): Promise<void> {
+    if (length !== undefined && length <= SINGLE_PUT_LIMIT) {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.config.bucket, Key: key, Body: body, ContentLength: length }),
+      );
+      return;
+    }
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.config.bucket, Key: key, Body: body },
+      partSize: PART_BYTES,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false,
+    }).done();
   }
 
   async read(sha512: string, range?: { start: number; end: number }): Promise<Readable> {
@@ -343,4 +348,21 @@ function isMissing(error: unknown): boolean {
   return (
     name === 'NoSuchKey' || name === 'NotFound' || status === 404 || (cause !== undefined && isMissing(cause))
   );
+}
+
+/** Over the limit (413), or longer than the client declared: the write stops there. */
+function sizeRefusal(size: number, options: WriteOptions): Error | undefined {
+  if (size > options.maxBytes) {
+    return new RepositoryRefusal(
+      'tooLarge',
+      `The binary is larger than the limit of ${options.maxBytes} bytes`,
+    );
+  }
+  if (options.length !== undefined && size > options.length) {
+    return new RepositoryRefusal(
+      'invalid',
+      `The binary is longer than its declared length of ${options.length} bytes`,
+    );
+  }
+  return undefined;
 }

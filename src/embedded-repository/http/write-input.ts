@@ -152,9 +152,13 @@ export async function storeContent(
   if (filename !== undefined && (filename.length > 1024 || hasControlCharacter(filename))) {
     throw RepositoryError.badRequest('Invalid filename in Content-Disposition');
   }
+  const declared = ctx.request.headers['content-length'];
   const stored = await deps.binaries.write(bodyStream(ctx.request), {
     maxBytes: deps.settings.maxBinaryBytes,
     expected,
+    // Node's HTTP parser ends the body at its declared length (a shorter one is an aborted request), so an
+    // object store can send it in one request.
+    ...(declared !== undefined && /^\d+$/.test(declared) ? { length: Number(declared) } : {}),
   });
   return {
     mimeType: contentType === '' ? 'application/octet-stream' : contentType,
