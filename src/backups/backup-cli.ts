@@ -43,15 +43,18 @@ export async function runBackupCommand(
     io.write(`Usage:\n${BACKUP_USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 1 || (command === 'backup' && values.force === true)) {
+  const [given] = positionals;
+  if (given === undefined || positionals.length !== 1 || (command === 'backup' && values.force === true)) {
     io.writeError(
       `scriptorium ${command} takes one directory${command === 'backup' ? '' : ' and --force'}\n${BACKUP_USAGE}\n`,
     );
     return 2;
   }
-  const dir = path.resolve(positionals[0]!);
+  const dir = path.resolve(given);
   const config = loadConfig(io.env);
-  const report = (line: string): void => io.write(`${line}\n`);
+  const report = (line: string): void => {
+    io.write(`${line}\n`);
+  };
   try {
     if (command === 'backup') await takeBackup({ config, dir, report });
     else await restoreBackup({ config, dir, force: values.force === true, report });

@@ -94,14 +94,25 @@ export async function readManifest(dir: string): Promise<BackupManifest> {
 }
 
 function wellFormed(m: Partial<BackupManifest>): m is BackupManifest {
-  const items = m.binaries?.items;
+  const items: unknown = m.binaries?.items;
   return (
     typeof m.database?.sha256 === 'string' &&
     typeof m.database.bytes === 'number' &&
     Array.isArray(items) &&
-    items.every((b) => /^[0-9a-f]{128}$/.test(b.sha512) && Number.isSafeInteger(b.size) && b.size >= 0) &&
+    items.every(isBinary) &&
     m.binaries?.count === items.length &&
     Array.isArray(m.files) &&
-    m.files.every((f) => (DATA_FILES as readonly string[]).includes(f))
+    (m.files as unknown[]).every((f) => (DATA_FILES as readonly unknown[]).includes(f))
+  );
+}
+
+function isBinary(value: unknown): value is BackupBinary {
+  const { sha512, size } = (value ?? {}) as Partial<BackupBinary>;
+  return (
+    typeof sha512 === 'string' &&
+    /^[0-9a-f]{128}$/.test(sha512) &&
+    typeof size === 'number' &&
+    Number.isSafeInteger(size) &&
+    size >= 0
   );
 }

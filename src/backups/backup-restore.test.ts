@@ -13,6 +13,7 @@ import {
   tempDir,
   writeNumbered,
 } from '../../test/support/backups/backup-fixture.js';
+import { STAND_IN_CREDENTIALS, startS3StandIn } from '../../test/support/binary-stores/s3-stand-in.js';
 import { repo } from '../../test/support/repository-client.js';
 import type { TestApp } from '../../test/support/test-app.js';
 import { BackupError, binaryPath, MANIFEST_FILE, readManifest } from './backup-manifest.js';
@@ -202,6 +203,43 @@ describe('restore', () => {
   });
 });
 
+describe('on S3 (s3rver, a stand-in for S3)', () => {
+  it('backs up from one bucket and restores into another, every binary rewritten and served', async () => {
+    const s3 = await startS3StandIn();
+    // The service's S3 client takes its credentials from the environment (the stand-in's one identity).
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: STAND_IN_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: STAND_IN_CREDENTIALS.secretAccessKey,
+    });
+    try {
+      const from = s3.config(await s3.bucket());
+      const to = s3.config(await s3.bucket(), 'restored');
+      const dataDir = tempDir('s3-source');
+      const app = await appOn(dataDir, from);
+      for (const n of [1, 2, 3]) await writeNumbered(app, n);
+      const dir = path.join(tempDir('s3-backup'), 'b');
+      const manifest = await takeBackup({ config: dataDirConfig(dataDir, from), dir, report: quiet }).finally(
+        () => app.close(),
+      );
+      expect(manifest.source.binaryStore).toBe('s3');
+      expect(manifest.binaries.count).toBe(3);
+      const target = tempDir('s3-restored');
+      await restoreBackup({ config: dataDirConfig(target, to), dir, force: false, report: quiet });
+      const restored = await appOn(target, to);
+      try {
+        for (const n of [1, 2, 3])
+          expect((await repo(restored.app, 'GET', `/load/${n}`)).rawPayload.equals(bytesOf(n))).toBe(true);
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      process.env = saved;
+      await s3.stop();
+    }
+  });
+});
+
 describe('the backup and restore commands', () => {
   it('print their help with --help', async () => {
     for (const command of ['backup', 'restore']) {
@@ -223,5 +261,14 @@ describe('the backup and restore commands', () => {
     expect(run.stderr).toContain('"Backups on PostgreSQL"');
     expect(run.stderr).not.toContain('nobody');
     expect(fs.existsSync(dir)).toBe(false);
+    const postgres = { kind: 'postgres', url: 'postgres://nobody@127.0.0.1:9/none' } as const;
+    await expect(
+      restoreBackup({
+        config: { ...dataDirConfig(tempDir('r')), database: postgres },
+        dir: backupDir,
+        force: true,
+        report: quiet,
+      }),
+    ).rejects.toThrow(/pg_restore.*"Backups on PostgreSQL"/);
   });
 });

@@ -103,8 +103,8 @@ export async function takeBackup(options: BackupOptions): Promise<BackupManifest
     progress.finish();
   }
   const missing = [...contents.digests].filter((sha512) => !copied.has(sha512));
-  if (missing.length > 0) {
-    const first = missing[0]!;
+  const [first] = missing;
+  if (first !== undefined) {
     throw new BackupError(
       `${missing.length} binar${missing.length === 1 ? 'y' : 'ies'} the snapshot references could not be copied ` +
         `from the ${store.kind} binary store, first ${first}: ${failed.get(first) ?? 'not found'}. ` +
@@ -117,7 +117,7 @@ export async function takeBackup(options: BackupOptions): Promise<BackupManifest
   const files = await copyDataFiles(config.dataDir, dir);
   const items: BackupBinary[] = [...contents.digests]
     .sort()
-    .map((sha512) => ({ sha512, size: copied.get(sha512)! }));
+    .map((sha512) => ({ sha512, size: copied.get(sha512) ?? 0 }));
   const database = await digestOfFile(snapshotFile, 'sha256');
   const manifest: BackupManifest = {
     format: 'scriptorium-backup',
@@ -143,9 +143,10 @@ export async function takeBackup(options: BackupOptions): Promise<BackupManifest
 
 /** Creates `dir` 0700, or accepts an existing empty one: a backup never mixes with other files. */
 async function prepareEmptyDirectory(dir: string): Promise<void> {
-  const entries = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    if (error.code === 'ENOTDIR') throw new BackupError(`${dir} exists and is not a directory`);
+  const entries = await fs.readdir(dir).catch((error: unknown) => {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') throw new BackupError(`${dir} exists and is not a directory`);
     throw error;
   });
   if (entries !== undefined && entries.length > 0)
@@ -176,8 +177,8 @@ async function selfContained(file: string): Promise<void> {
 async function copyDataFiles(dataDir: string, dir: string): Promise<DataFile[]> {
   const copied: DataFile[] = [];
   for (const name of DATA_FILES) {
-    const content = await fs.readFile(path.join(dataDir, name)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
+    const content = await fs.readFile(path.join(dataDir, name)).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     });
     if (content === undefined) continue;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { makePrivateDirectoryAsync, PRIVATE_FILE_MODE } from '../shared/private-files.js';
 
@@ -64,8 +64,11 @@ export async function copyVerified(
 /** The digest (hex) and size of a file, read as a stream. */
 export async function digestOfFile(file: string, algorithm: string): Promise<{ hex: string; size: number }> {
   const hashing = new Hashing(algorithm);
-  await pipeline(createReadStream(file), hashing, async (chunks: AsyncIterable<Buffer>) => {
-    for await (const chunk of chunks) void chunk;
+  const discard = new Writable({
+    write: (_chunk, _encoding, done) => {
+      done();
+    },
   });
+  await pipeline(createReadStream(file), hashing, discard);
   return { hex: hashing.hex(), size: hashing.size };
 }

@@ -33,7 +33,7 @@ export async function inParallel<T>(
 ): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++]!);
+    for (let i = next++; i < items.length; i = next++) await work(items[i] as T);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

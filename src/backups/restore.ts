@@ -82,7 +82,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<BackupMani
     `Restored ${dir} (taken ${manifest.createdAt}, Scriptorium ${manifest.source.scriptoriumVersion}): ` +
       `database ${target} (${formatBytes(manifest.database.bytes)}), ${manifest.binaries.count} binaries ` +
       `(${formatBytes(manifest.binaries.bytes)}) into the ${store.kind} binary store` +
-      `${manifest.files.length > 0 ? `, ${manifest.files.join(' and ')}` : ''}`,
+      (manifest.files.length > 0 ? `, ${manifest.files.join(' and ')}` : ''),
   );
   return manifest;
 }

@@ -22,8 +22,9 @@ import {
   type StoredContent,
 } from './binary-store.js';
 import { HashingCounter } from './hashing-counter.js';
+import { byteWindow } from './byte-window.js';
 import { copyObject } from './s3-copy.js';
-import { describeS3Error } from './s3-errors.js';
+import { BinaryStoreUnavailable, describeS3Error, whereOf } from './s3-errors.js';
 
 type S3Config = Extract<BinaryStoreConfig, { kind: 's3' }>;
 
@@ -45,28 +46,34 @@ const UPLOADS = '.uploads';
 export class S3BinaryStore implements BinaryStore {
   readonly kind = 's3';
   readonly hashing = { passes: 0, bytes: 0 };
+  /** Requests sent to the store, by S3 operation (tests and metrics count them). */
+  readonly requests = new Map<string, number>();
   private readonly client: S3Client;
   private readonly base: string;
 
-  constructor(
-    private readonly config: S3Config,
-    client?: S3Client,
-  ) {
+  constructor(private readonly config: S3Config) {
     this.base = config.prefix === '' ? '' : `${config.prefix}/`;
-    this.client =
-      client ??
-      new S3Client({
-        region: config.region,
-        forcePathStyle: config.forcePathStyle,
-        ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
-        // Every request is bounded: the connection and each idle stretch of a transfer.
-        requestHandler: { connectionTimeout: config.timeoutMs, socketTimeout: config.timeoutMs },
-        maxAttempts: 3,
-        // Our own SHA-512 checks every byte; the SDK's extra checksums are refused or stored framed by many
-        // S3-compatible stores (DECISIONS.md §17).
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
+    this.client = new S3Client({
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+      // Every request is bounded: the connection and each idle stretch of a transfer.
+      requestHandler: { connectionTimeout: config.timeoutMs, socketTimeout: config.timeoutMs },
+      maxAttempts: 3,
+      // Our own SHA-512 checks every byte; the SDK's extra checksums are refused or stored framed by many
+      // S3-compatible stores (DECISIONS.md §17).
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    // Counted once per operation (retries are below this step).
+    this.client.middlewareStack.add(
+      (next, context) => (args) => {
+        const name = context.commandName ?? 'unknown';
+        this.requests.set(name, (this.requests.get(name) ?? 0) + 1);
+        return next(args);
+      },
+      { step: 'initialize', name: 'countRequests' },
+    );
   }
 
   keyOf(sha512: string): string {
@@ -85,19 +92,33 @@ export class S3BinaryStore implements BinaryStore {
         removed++;
       }
     }
+    removed += await this.abortAbandonedUploads();
+    return removed;
+  }
+
+  /**
+   * Aborts our multipart uploads a crash left open for over a day. Stores that cannot list uploads (s3rver,
+   * some S3-compatible servers) answer NotImplemented: then a bucket lifecycle rule must do it (README).
+   */
+  private async abortAbandonedUploads(): Promise<number> {
+    let removed = 0;
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     do {
-      const page = await this.call(() =>
-        this.client.send(
+      const page = await this.client
+        .send(
           new ListMultipartUploadsCommand({
             Bucket: this.config.bucket,
             Prefix: `${this.base}${UPLOADS}/`,
             KeyMarker: keyMarker,
             UploadIdMarker: uploadIdMarker,
           }),
-        ),
-      );
+        )
+        .catch((error: unknown) => {
+          if ((error as { name?: string }).name === 'NotImplemented') return undefined;
+          throw this.described(error);
+        });
+      if (page === undefined) return removed;
       for (const upload of page.Uploads ?? []) {
         if ((upload.Initiated?.getTime() ?? 0) < Date.now() - ABANDONED_UPLOAD_MS) {
           await this.call(() =>
@@ -143,20 +164,17 @@ export class S3BinaryStore implements BinaryStore {
       queueSize: PARTS_IN_FLIGHT,
       leavePartsOnError: false,
     });
-    const uploaded = upload.done();
-    // Both run at once; whichever fails first stops the other, and the multipart upload is aborted.
-    const feeding = pipeline(source, hashes, body).catch(async (error: unknown) => {
-      await upload.abort().catch(() => undefined);
+    const temporary = { complete: false };
+    const uploading = upload.done().then(() => {
+      temporary.complete = true;
+    });
+    let fed: unknown;
+    const feeding = pipeline(source, hashes, body).catch((error: unknown) => {
+      fed = error;
       throw error;
     });
-    const temporary = { complete: false };
     try {
-      await Promise.all([
-        feeding,
-        uploaded.then(() => {
-          temporary.complete = true;
-        }),
-      ]);
+      await Promise.all([feeding, uploading]);
       const { digests, size } = hashes.result();
       this.count(size);
       for (const [node, { algorithm, hex }] of options.expected) {
@@ -173,9 +191,12 @@ export class S3BinaryStore implements BinaryStore {
       await copyObject(this.client, this.config.bucket, temp, this.keyOf(sha512), size);
       return { sha512, sha256, size };
     } catch (error) {
-      await feeding.catch(() => undefined);
-      await uploaded.catch(() => undefined);
-      throw hashes.refusal() ?? this.described(error);
+      // Whichever side failed first stops the other: a failed body fails the upload, which then aborts its
+      // multipart upload (the parts sent are given up); a failed upload stops reading the body.
+      body.destroy();
+      await Promise.allSettled([feeding, uploading]);
+      // Our refusal, or the body's own failure (a client gone), is the cause; not the upload it stopped.
+      throw hashes.refusal() ?? fed ?? this.described(error);
     } finally {
       // The upload's own object goes in every case: after the copy, or after a failure once it completed.
       if (temporary.complete) await this.delete(temp).catch(() => undefined);
@@ -192,7 +213,14 @@ export class S3BinaryStore implements BinaryStore {
         }),
       ),
     );
-    return answer.Body as Readable;
+    const body = answer.Body as Readable;
+    if (range === undefined) return body;
+    // Trust the range the store says it sent, not the one asked for (some answer with more).
+    const sent = /^bytes (\d+)-(\d+)\//.exec(answer.ContentRange ?? '');
+    const from = sent === null ? 0 : Number(sent[1]);
+    const to = sent === null ? Number.MAX_SAFE_INTEGER : Number(sent[2]);
+    if (from === range.start && to === range.end) return body;
+    return byteWindow(body, range.start - from, range.end - range.start + 1);
   }
 
   async digest(
@@ -200,6 +228,8 @@ export class S3BinaryStore implements BinaryStore {
     algorithms: readonly string[],
   ): Promise<{ size: number; digests: Map<string, Buffer> }> {
     const hashes = new HashingCounter(algorithms, () => undefined);
+    // Only the digests are wanted: the bytes flow through and are dropped.
+    hashes.resume();
     try {
       await pipeline(await this.read(sha512), hashes);
     } catch (error) {
@@ -252,7 +282,15 @@ export class S3BinaryStore implements BinaryStore {
   }
 
   async check(): Promise<void> {
-    await this.call(() => this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket })));
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+    } catch (error) {
+      // A HEAD answer has no body to name the error: a 404 to HeadBucket is the bucket missing.
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) {
+        throw new BinaryStoreUnavailable(`The S3 ${whereOf(this.config)} does not exist`, { cause: error });
+      }
+      throw this.described(error);
+    }
   }
 
   /** Stops the client's sockets (tests and shutdown). */

@@ -8,6 +8,11 @@ export class BinaryStoreUnavailable extends Error {
   override readonly name = 'BinaryStoreUnavailable';
 }
 
+/** Names the bucket and where it is, for messages. */
+export function whereOf(config: S3Config): string {
+  return `bucket "${config.bucket}" at ${config.endpoint ?? `AWS S3 (${config.region})`}`;
+}
+
 /**
  * Turns an AWS SDK failure into a message an operator can act on, naming the bucket and the endpoint and
  * never a credential (the SDK's own messages hold none; the endpoint is refused at start-up if it does).
@@ -15,7 +20,7 @@ export class BinaryStoreUnavailable extends Error {
  */
 export function describeS3Error(error: unknown, config: S3Config): unknown {
   if (error instanceof RepositoryRefusal || error instanceof BinaryStoreUnavailable) return error;
-  const where = `bucket "${config.bucket}" at ${config.endpoint ?? `AWS S3 (${config.region})`}`;
+  const where = whereOf(config);
   const failure = error as {
     name?: string;
     code?: string;
@@ -25,7 +30,12 @@ export function describeS3Error(error: unknown, config: S3Config): unknown {
   const status = failure.$metadata?.httpStatusCode;
   const name = failure.name ?? '';
   let message: string;
-  if (name === 'NoSuchBucket' || (name === 'NotFound' && status === 404 && failure.message === 'NotFound')) {
+  if (name === 'CredentialsProviderError') {
+    message = `No credentials for the S3 ${where}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or an AWS profile or role)`;
+  } else if (
+    name === 'NoSuchBucket' ||
+    (name === 'NotFound' && status === 404 && failure.message === 'NotFound')
+  ) {
     message = `The S3 ${where} does not exist`;
   } else if (
     status === 401 ||

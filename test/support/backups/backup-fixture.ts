@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { BinaryStoreConfig } from '../../../src/config/binary-store-config.js';
 import type { Config } from '../../../src/config/config.js';
 import { buildRepositoryApp, createContainer, repo } from '../repository-client.js';
 import type { TestApp } from '../test-app.js';
@@ -20,11 +21,12 @@ export function removeAll(): void {
 /** What the service configures for a data directory: its SQLite file and its local binaries. */
 export function dataDirConfig(
   dataDir: string,
+  binaryStore: BinaryStoreConfig = { kind: 'local', directory: path.join(dataDir, 'binaries') },
 ): Pick<Config, 'dataDir' | 'database' | 'binaryStore' | 'secret'> {
   return {
     dataDir,
     database: { kind: 'sqlite', file: path.join(dataDir, 'scriptorium.sqlite') },
-    binaryStore: { kind: 'local', directory: path.join(dataDir, 'binaries') },
+    binaryStore,
     // The secret is generated into the data directory, as in production.
     secret: undefined,
   };
@@ -34,8 +36,8 @@ export function dataDirConfig(
  * A real app with the embedded repository on the SQLite file and binaries of `dataDir`, with the /load
  * container the numbered writes go into (created on a new data directory).
  */
-export async function appOn(dataDir: string): Promise<TestApp> {
-  const t = await buildRepositoryApp(dataDirConfig(dataDir));
+export async function appOn(dataDir: string, binaryStore?: BinaryStoreConfig): Promise<TestApp> {
+  const t = await buildRepositoryApp(dataDirConfig(dataDir, binaryStore));
   if ((await repo(t.app, 'GET', '/load')).statusCode === 404) await createContainer(t.app, '/load');
   return t;
 }
@@ -78,7 +80,9 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.on('close', (status) => {
+      resolve({ status, stdout, stderr });
+    });
   });
 }
 

@@ -9,7 +9,9 @@ import type { BinaryStoreConfig } from '../../../src/config/binary-store-config.
 /**
  * A STAND-IN FOR S3: s3rver (npm), an S3-protocol server that runs here and keeps objects on local disk.
  * It speaks the S3 REST protocol the AWS SDK uses (multipart uploads, server-side copies, ranged GETs),
- * but checks no signatures, so wrong credentials cannot be tested against it (DECISIONS.md §17).
+ * and checks the access key and signature against its one identity (S3RVER / S3RVER), so wrong credentials are
+ * refused as by S3. It differs from S3 where tests must know: it answers `bytes=0-0` with the whole object, and
+ * it implements neither aborting nor listing multipart uploads (their parts stay in its directory).
  */
 export interface S3StandIn {
   readonly endpoint: string;
@@ -30,7 +32,9 @@ export interface S3StandIn {
 /** Credentials s3rver accepts (it checks none); never real ones. */
 export const STAND_IN_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-export async function startS3StandIn(options: { port?: number; directory?: string } = {}): Promise<S3StandIn> {
+export async function startS3StandIn(
+  options: { port?: number; directory?: string } = {},
+): Promise<S3StandIn> {
   const directory = options.directory ?? fs.mkdtempSync(path.join(os.tmpdir(), 's3-stand-in-'));
   let server = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, silent: true, directory });
   const { port } = await server.run();
@@ -60,7 +64,15 @@ export async function startS3StandIn(options: { port?: number; directory?: strin
       return bucket;
     },
     config(bucket, prefix = 'binaries') {
-      return { kind: 's3', bucket, prefix, endpoint, forcePathStyle: true, region: 'us-east-1', timeoutMs: 5_000 };
+      return {
+        kind: 's3',
+        bucket,
+        prefix,
+        endpoint,
+        forcePathStyle: true,
+        region: 'us-east-1',
+        timeoutMs: 5_000,
+      };
     },
     env(bucket, prefix = 'binaries') {
       return {
