@@ -13,7 +13,8 @@ export const BACKUP_USAGE = `  scriptorium backup <dir>
   scriptorium restore <dir> [--force]
       Restores such a backup into the configured data directory and binary store. Stop the service first.
       Checks the database's SHA-256 and every binary's SHA-512 against the manifest before touching
-      anything; refuses when a database exists unless --force, which moves it aside (never deletes it).`;
+      anything; refuses when a database exists unless --force, which moves it aside (never deletes it;
+      but its binaries are not kept: back the current state up first if it may be needed).`;
 
 export interface BackupCliIo {
   readonly env: NodeJS.ProcessEnv;

@@ -183,7 +183,14 @@ describe('restore', () => {
     ).rejects.toThrow(/scriptorium\.sqlite already exists.*--force/);
     expect(fs.readFileSync(database).equals(before)).toBe(true);
 
-    await restoreBackup({ config: dataDirConfig(target), dir: backupDir, force: true, report: quiet });
+    const lines: string[] = [];
+    await restoreBackup({
+      config: dataDirConfig(target),
+      dir: backupDir,
+      force: true,
+      report: (line) => lines.push(line),
+    });
+    expect(lines.filter((line) => line.startsWith('moved aside: '))).toHaveLength(2);
     const aside = fs
       .readdirSync(target)
       .filter((name) => name.startsWith('scriptorium.sqlite.before-restore-'));

@@ -76,6 +76,11 @@ export async function restoreBackup(options: RestoreOptions): Promise<BackupMani
     await fs.rename(file, moved);
     report(`moved aside: ${file} → ${moved}`);
   }
+  if (aside.length > 0)
+    report(
+      'note: binaries only the replaced database references stay in the store until the start-up sweep removes ' +
+        'them (10 minutes after their last write); back the current state up first to keep it restorable',
+    );
   await placeFile(path.join(dir, DATABASE_FILE), target);
   for (const name of manifest.files) await placeFile(path.join(dir, name), path.join(config.dataDir, name));
   report(
