@@ -10,6 +10,7 @@ import { runScheduleCommand, SCHEDULE_USAGE } from './schedules/schedule-cli.js'
 import { runSpreadsheetCommand, SPREADSHEET_USAGE } from './spreadsheets/spreadsheet-cli.js';
 import { EXPORT_BAG_USAGE, runExportBagCommand } from './exports/export-cli.js';
 import { COPY_USAGE, runCopyCommand } from './copies/copy-cli.js';
+import { BACKUP_USAGE, runBackupCommand } from './backups/backup-cli.js';
 import { ValidationFailedError } from './shared/errors.js';
 import { checkBody } from './shared/body-check.js';
 import { NewUserBody } from './users/user.schema.js';
@@ -28,7 +29,8 @@ ${SCHEDULE_USAGE}
 ${SEARCH_USAGE}
 ${SPREADSHEET_USAGE}
 ${EXPORT_BAG_USAGE}
-${COPY_USAGE}`;
+${COPY_USAGE}
+${BACKUP_USAGE}`;
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -72,6 +74,12 @@ async function run(argv: string[]): Promise<number> {
   if (argv[0] === 'search' || argv[0] === 'reindex') return runSearchCommand(argv[0], argv.slice(1), io);
   if (argv[0] === 'export-bag') return runExportBagCommand(argv.slice(1), io);
   if (argv[0] === 'copy') return runCopyCommand(argv.slice(1), io);
+  if (argv[0] === 'backup' || argv[0] === 'restore')
+    return runBackupCommand(argv[0], argv.slice(1), {
+      env: process.env,
+      write: (text) => process.stdout.write(text),
+      writeError: (text) => process.stderr.write(text),
+    });
   if (argv[0] === 'export' || argv[0] === 'import') return runSpreadsheetCommand(argv[0], argv.slice(1), io);
   const { positionals, values } = parseArgs({
     args: argv,
