@@ -89,14 +89,27 @@ export class S3BinaryStore implements BinaryStore {
     let uploadIdMarker: string | undefined;
     do {
       const page = await this.call(() =>
-        this.client.send(
-          new ListMultipartUploadsCommand({
-            Bucket: this.config.bucket,
-            Prefix: `${this.base}${UPLOADS}/`,
-            KeyMarker: keyMarker,
-            UploadIdMarker: uploadIdMarker,
+        this.client
+          .send(
+            new ListMultipartUploadsCommand({
+              Bucket: this.config.bucket,
+              Prefix: `${this.base}${UPLOADS}/`,
+              KeyMarker: keyMarker,
+              UploadIdMarker: uploadIdMarker,
+            }),
+          )
+          // Some S3-compatible stores (s3rver among them) do not list multipart uploads (501): their
+          // abandoned parts are theirs to expire (a bucket lifecycle rule), not a reason to refuse to start.
+          .catch((error: unknown) => {
+            if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 501)
+              return {
+                Uploads: [],
+                IsTruncated: false,
+                NextKeyMarker: undefined,
+                NextUploadIdMarker: undefined,
+              };
+            throw error;
           }),
-        ),
       );
       for (const upload of page.Uploads ?? []) {
         if ((upload.Initiated?.getTime() ?? 0) < Date.now() - ABANDONED_UPLOAD_MS) {
