@@ -265,7 +265,11 @@ export class S3BinaryStore implements BinaryStore {
   }
 
   async check(): Promise<void> {
-    await this.call(() => this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket })));
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+    } catch (error) {
+      throw describeS3Error(error, this.config, true);
+    }
   }
 
   /** Stops the client's sockets (tests and shutdown). */

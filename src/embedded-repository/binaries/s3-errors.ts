@@ -13,7 +13,12 @@ export class BinaryStoreUnavailable extends Error {
  * never a credential (the SDK's own messages hold none; the endpoint is refused at start-up if it does).
  * Refusals of ours (413, 409) pass through unchanged.
  */
-export function describeS3Error(error: unknown, config: S3Config): unknown {
+export function describeS3Error(
+  error: unknown,
+  config: S3Config,
+  /** A request to the bucket itself (HEAD bucket): any 404 means the bucket is missing. */
+  bucketRequest = false,
+): unknown {
   if (error instanceof RepositoryRefusal || error instanceof BinaryStoreUnavailable) return error;
   const where = `bucket "${config.bucket}" at ${config.endpoint ?? `AWS S3 (${config.region})`}`;
   const failure = error as {
@@ -25,7 +30,12 @@ export function describeS3Error(error: unknown, config: S3Config): unknown {
   const status = failure.$metadata?.httpStatusCode;
   const name = failure.name ?? '';
   let message: string;
-  if (name === 'NoSuchBucket' || (name === 'NotFound' && status === 404 && failure.message === 'NotFound')) {
+  if (
+    name === 'NoSuchBucket' ||
+    (name === 'NotFound' && status === 404 && failure.message === 'NotFound') ||
+    // A HEAD answer has no body: the SDK names a missing bucket's bare 404 variously (UnknownError on s3rver).
+    (bucketRequest && status === 404)
+  ) {
     message = `The S3 ${where} does not exist`;
   } else if (
     status === 401 ||
