@@ -24,7 +24,7 @@ export function metricsRoutes(metrics: ServiceMetrics) {
       },
       async (_request, reply) => {
         const { contentType, body } = await metrics.text();
-        return reply.header('cache-control', 'no-store').type(contentType).send(body);
+        return reply.type(contentType).send(body);
       },
     );
   };
