@@ -71,7 +71,7 @@ import { createSchedules } from './schedules/schedules-http.routes.js';
 import { createNotifications } from './notifications/notification-part.routes.js';
 import { exportPart } from './exports/export-http.routes.js';
 import { copyPart, type CopyPartDependencies } from './copies/copy-part.routes.js';
-import { metering, observeRequests, operationsPart } from './operations/operations-part.js';
+import { metering, observeRequests, operationsPart } from './operations/operations-part.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];

@@ -22,8 +22,8 @@ beforeAll(async () => {
   s3 = await startS3StandIn();
 });
 afterAll(async () => {
-  await s3?.stop();
-  await database?.drop();
+  await s3.stop();
+  await database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

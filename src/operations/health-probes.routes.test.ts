@@ -89,8 +89,8 @@ describe(`readiness with binaries on S3 (${testDialect})`, () => {
     t = await buildTestApp({ binaryStore: { ...s3.config(bucket), timeoutMs: 500 } });
   });
   afterAll(async () => {
-    await t?.close();
-    await s3?.stop();
+    await t.close();
+    await s3.stop();
     process.env = saved;
   });
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { envelopeSchema } from '../http/schemas.js';
-import { METRICS_URL } from './metrics-token.js';
+import { METRICS_URL } from './metrics-guard.routes.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /**
  * GET /metrics: the Prometheus text format (DECISIONS.md §17). An ADMIN route that the metrics token also
- * opens (metrics-token.ts); a refusal is the envelope, as on every guarded route.
+ * opens (metrics-guard.routes.ts); a refusal is the envelope, as on every guarded route.
  */
 export function metricsRoutes(metrics: ServiceMetrics) {
   return (app: FastifyInstance): void => {

@@ -42,7 +42,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const stop = async () => {
     if (!accepting) return;
     accepting = false;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+    });
     for (const socket of sockets) socket.destroy();
     await closed;
   };
@@ -71,7 +75,11 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   return {
     port: (server.address() as net.AddressInfo).port,
     close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
       for (const socket of sockets) socket.destroy();
       await closed;
     },

@@ -7,7 +7,7 @@ import type { BinaryStore } from '../embedded-repository/binaries/binary-store.j
 import type { Authorizer } from '../http/access.js';
 import type { AppPart } from '../http/app-part.js';
 import { healthProbeRoutes } from './health-probes.routes.js';
-import { MetricsTokenAuthorizer } from './metrics-token.js';
+import { MetricsTokenAuthorizer } from './metrics-guard.routes.js';
 import { metricsRoutes } from './metrics.routes.js';
 import type { ReadinessCheck } from './readiness.js';
 import { ServiceMetrics } from './service-metrics.js';
