@@ -14,7 +14,7 @@ export const PERMISSIONS: Readonly<Record<string, Role>> = {
   // Probes for load balancers and orchestrators (DECISIONS.md §17): public like GET /health.
   'GET /health/live': 'ROLE_ANONYMOUS',
   'GET /health/ready': 'ROLE_ANONYMOUS',
-  // Prometheus (DECISIONS.md §17): ADMIN, or the bearer SCRIPTORIUM_METRICS_TOKEN (operations/metrics-token.ts).
+  // Prometheus (DECISIONS.md §17): ADMIN, or the bearer SCRIPTORIUM_METRICS_TOKEN (operations/metrics-guard).
   'GET /metrics': 'ROLE_ADMIN',
 
   'POST /auth/login': 'ROLE_ANONYMOUS',
