@@ -71,6 +71,7 @@ import { createSchedules } from './schedules/schedules-http.routes.js';
 import { createNotifications } from './notifications/notification-part.routes.js';
 import { exportPart } from './exports/export-http.routes.js';
 import { copyPart, type CopyPartDependencies } from './copies/copy-part.routes.js';
+import { metering, observeRequests, operationsPart } from './operations/operations-part.routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -116,7 +117,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const audit = new AuditStore(db, dialect);
   // Hands the actor of a write through a view to this process's own /rest (audit-actor.ts).
   const relay = new ActorRelay();
-
   const internalMetadata = new InternalMetadataService(new InternalMetadataStore(db, audit));
   const operatorStore = new OperatorStore(db, audit);
   const operators = new OperatorService(operatorStore);
@@ -138,8 +138,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
   const users = new UserService(userStore, (userId) => auth.revokeAll(userId), events.bus);
   const tickets = new EventTicketStore(db);
-  // GET /events also takes a one-time ticket (browsers' EventSource sends no headers).
-  const authorizer = new TicketAuthorizer(new TokenAuthorizer(auth), tickets);
+  // GET /events also takes a one-time ticket (EventSource sends no headers); GET /metrics, its token (§17).
+  const { authorizer, metrics } = metering(config, new TicketAuthorizer(new TokenAuthorizer(auth), tickets));
   const cipher = new PasswordCipher(resolveSecret(config));
   const viewName = async (id: number) => (await viewStore.findById(id))?.name;
   // The connections of every repository adapter; closed with the app.
@@ -151,7 +151,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const views = new RepositoryViewService(viewStore, cipher, {
     schemas: () => schemas.list(),
     users: () => users.list(),
-    createAdapter: (view) => createAdapter(view, { agents, local }),
+    createAdapter: (view) => createAdapter(view, { agents, local, onAnswer: metrics.upstream(view.viewId) }),
     warn: (message) => {
       warn(message);
     },
@@ -255,7 +255,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     embedded,
   });
   // The embedded Fedora-compatible repository at /rest (LDP answers, HTTP Basic auth; issue 4).
-  const repository = embeddedRepositoryOf(config, db, dialect, audit, relay);
+  const repository = embeddedRepositoryOf(config, db, dialect, audit, relay, metrics.fixityFailed);
   const rest =
     repository === undefined
       ? undefined
@@ -263,7 +263,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           repository,
           await prepareStorage(repository.store, repository.binaries, repository.credentials.username),
         );
-
   const dataVersion = dataVersionOf(db);
   const auditing = auditHttp({
     ledger: audit,
@@ -284,6 +283,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     createSchedules({ db, config, audit, events, jobs, views, viewStore, userStore, warn: () => warn }),
     exportPart({ db, config, jobs, ledger: audit }),
     copyPart({ db, jobs, engine: options.copies }),
+    operationsPart({ db, metrics, binaries: repository?.binaries, jobs, hub: events.hub }),
   ];
   const app = await createHttpServer({
     config,
@@ -323,6 +323,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ],
   });
   local?.attach(app);
+  observeRequests(app, metrics);
   warn = (message) => {
     app.log.warn(message);
   };

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { BinaryStoreUnavailable } from './embedded-repository/binaries/s3-errors.js';
 
 /** Process entry: configuration, listen, and a graceful close on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -54,8 +55,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `Scriptorium failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  // A store that cannot be reached is the operator's to fix: one line that says what is wrong, no stack.
+  const why =
+    error instanceof BinaryStoreUnavailable
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`Scriptorium failed to start: ${why}\n`);
   process.exit(1);
 });

@@ -279,3 +279,24 @@ describe('loadConfig: notifications', () => {
     expect(problems[0]).toMatch(/SCRIPTORIUM_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
   });
 });
+
+describe('loadConfig: operations', () => {
+  it('has no metrics token by default; reads one, and refuses a short one without echoing it', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    const token = 'a-scraper-token-of-enough-length';
+    expect(loadConfig({ SCRIPTORIUM_METRICS_TOKEN: token }).metricsToken).toBe(token);
+    for (const bad of ['short-token', 'a token with spaces in it, long enough']) {
+      let error: unknown;
+      try {
+        loadConfig({ SCRIPTORIUM_METRICS_TOKEN: bad });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        'SCRIPTORIUM_METRICS_TOKEN must be 24 to 200 printable characters without spaces',
+      ]);
+      expect((error as ConfigError).message).not.toContain(bad);
+    }
+  });
+});

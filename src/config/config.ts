@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { FEDORA_DIALECTS, isFedoraDialect, type FedoraDialect } from '../shared/fedora-dialect.js';
 import { binaryStoreConfig, type BinaryStoreSettings } from './binary-store-config.js';
 import { notificationConfig, type NotificationConfig } from './notification-config.js';
+import { operationsConfig, type OperationsConfig } from './operations-config.js';
 
 /** The workbench's build, two folders up from this module in both `src/config` and `dist/config`. */
 const DEFAULT_UI_DIR = fileURLToPath(new URL('../../dist/ui/', import.meta.url));
@@ -21,8 +22,8 @@ export type DatabaseConfig =
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Notifications' settings (SMTP, the delivery worker) are in notification-config.ts. */
-export interface Config extends NotificationConfig, BinaryStoreSettings {
+/** Notifications' settings (SMTP, the delivery worker) are in notification-config.ts, the metrics token in operations-config.ts. */
+export interface Config extends NotificationConfig, BinaryStoreSettings, OperationsConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
@@ -281,6 +282,7 @@ export function loadConfig(env: Env): Config {
     uiDir: path.resolve(text('SCRIPTORIUM_UI_DIR', DEFAULT_UI_DIR)),
     ...notificationConfig(env, integer, problems),
     ...binaryStoreConfig(env, dataDir, integer, flag, problems),
+    ...operationsConfig(env, problems),
   };
   // The embedded repository's password is guessable over HTTP (throttled, but per address): demand length.
   // Never echo it.

@@ -15,6 +15,7 @@ import { jobTargetOpener, operatorsInOrder } from './job-targets.js';
 import { CurationJobStore, type JobRecord } from './curation-job.store.js';
 import { InProcessJobQueue } from './runner/in-process-queue.js';
 import type { JobQueue } from './runner/job-queue.js';
+import type { JobMetrics } from './runner/metered-store.js';
 import { JobRecovery } from './runner/job-recovery.js';
 import { JobRunner } from './runner/job-runner.js';
 import { PgBossJobQueue } from './runner/pg-boss-queue.js';
@@ -77,6 +78,7 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
   let exports: JobExports | undefined;
   // Registered by src/copies/ (useCopies) once the app has built the copy engine.
   let copies: JobCopies | undefined;
+  let metrics: JobMetrics | undefined;
   const runner = new JobRunner(
     {
       store,
@@ -94,6 +96,8 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
       exports: () => exports,
       // COPY jobs copy through what src/copies/ registers (DECISIONS.md §16).
       copies: () => copies,
+      // The service's metrics (DECISIONS.md §17), registered by src/operations/ (useMetrics).
+      metrics: () => metrics,
     },
     {
       concurrency: config.jobConcurrency,
@@ -120,11 +124,19 @@ export function createCurationJobs(deps: CurationJobsDependencies) {
     useCopies(engine: JobCopies): void {
       copies = engine;
     },
+    /** Registers what counts jobs' progress and ends (src/operations/), before `start`. */
+    useMetrics(counter: JobMetrics): void {
+      metrics = counter;
+    },
     async start(): Promise<void> {
       const purged = await spreadsheets.purgeOrphans(ORPHAN_SHEET_AGE_MS);
       if (purged > 0) deps.warn(`Purged ${purged} staged spreadsheet(s) that no curation job names`);
       await queue.start((jobId) => runner.handle(jobId));
       await recovery.start();
+    },
+    /** Resolves when the queue takes work (readiness, DECISIONS.md §17); rejects with the reason otherwise. */
+    ready(): Promise<void> {
+      return queue.check?.() ?? Promise.resolve();
     },
     async stop(): Promise<void> {
       runner.shutdown();

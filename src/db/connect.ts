@@ -67,6 +67,11 @@ export function connectDatabase(config: DatabaseConfig, options: ConnectOptions 
     connectionTimeoutMillis: 10_000,
     ...searchPath,
   });
+  // A connection that breaks (a server restart, a network cut) fails its query, if any, and is dropped by
+  // the pool; its 'error', unheard while a query holds it (Kysely listens for none), would end the process.
+  const lost = (error: Error) => options.onTrouble?.(`A database connection was lost: ${error.message}`);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: statementLog(changes, onQuery),

@@ -19,6 +19,8 @@ export function embeddedRepositoryOf(
   dialect: SqlDialect,
   audit: AuditLog,
   relay: ActorRelay,
+  /** Told of every failed fixity check (the service's metrics). */
+  onFixityFailure?: () => void,
 ): EmbeddedRepository | undefined {
   if (!config.embeddedRepository) return undefined;
   return {
@@ -36,6 +38,7 @@ export function embeddedRepositoryOf(
       maxBinaryBytes: config.repositoryMaxBinaryBytes,
       txTimeoutMs: config.repositoryTxTimeoutSeconds * 1000,
       dialect: config.repositoryDialect,
+      ...(onFixityFailure !== undefined && { onFixityFailure }),
     },
     relay,
   };

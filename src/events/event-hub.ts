@@ -33,6 +33,8 @@ export class EventHub {
   private lastId = 0;
   private readonly kept: { readonly at: number; readonly delivered: DeliveredEvent }[] = [];
   private readonly listeners = new Set<EventListener>();
+  /** The listeners that are clients' event streams (the rest are the instance's own followers). */
+  private readonly clients = new Set<EventListener>();
 
   constructor(
     private readonly window: ReplayWindow = DEFAULT_REPLAY_WINDOW,
@@ -59,19 +61,31 @@ export class EventHub {
    * Registers the listener and answers what it missed after `afterId`, in the same turn, so that no
    * event falls between the replay and the live ones, and none comes twice.
    */
-  subscribe(listener: EventListener, afterId?: number): Subscription {
+  subscribe(listener: EventListener, afterId?: number, options: { client?: boolean } = {}): Subscription {
     this.prune(this.now());
     const missed =
       afterId === undefined
         ? []
         : this.kept.filter((entry) => entry.delivered.id > afterId).map((entry) => entry.delivered);
     this.listeners.add(listener);
-    return { missed, unsubscribe: () => this.listeners.delete(listener) };
+    if (options.client === true) this.clients.add(listener);
+    return {
+      missed,
+      unsubscribe: () => {
+        this.listeners.delete(listener);
+        this.clients.delete(listener);
+      },
+    };
   }
 
   /** How many listeners are registered (tests, and the streams closed on shutdown). */
   get listenerCount(): number {
     return this.listeners.size;
+  }
+
+  /** How many clients' event streams are connected (the metrics' gauge, DECISIONS.md §17). */
+  get clientCount(): number {
+    return this.clients.size;
   }
 
   private prune(now: number): void {

@@ -67,9 +67,13 @@ export class EventStream {
     this.response.on('close', () => {
       this.end();
     });
-    this.subscription = this.deps.hub.subscribe((delivered) => {
-      this.enqueue(delivered);
-    }, afterId);
+    this.subscription = this.deps.hub.subscribe(
+      (delivered) => {
+        this.enqueue(delivered);
+      },
+      afterId,
+      { client: true },
+    );
     for (const delivered of this.subscription.missed) this.enqueue(delivered);
     this.keepAlive = setInterval(() => {
       this.write(': keep-alive\n\n');

@@ -11,6 +11,11 @@ import type { Role } from '../auth/roles.js';
  */
 export const PERMISSIONS: Readonly<Record<string, Role>> = {
   'GET /health': 'ROLE_ANONYMOUS',
+  // Probes for load balancers and orchestrators (DECISIONS.md §17): public like GET /health.
+  'GET /health/live': 'ROLE_ANONYMOUS',
+  'GET /health/ready': 'ROLE_ANONYMOUS',
+  // Prometheus (DECISIONS.md §17): ADMIN, or the bearer SCRIPTORIUM_METRICS_TOKEN (operations/metrics-guard).
+  'GET /metrics': 'ROLE_ADMIN',
 
   'POST /auth/login': 'ROLE_ANONYMOUS',
   'POST /auth/logout': 'ROLE_USER',

@@ -15,6 +15,8 @@ export interface AdapterView {
   readonly dialect?: FedoraDialect | null | undefined;
   /** FEDORA only: told what detection found, once, so the view can show and keep it. */
   readonly onDetected?: ((dialect: DetectedDialect) => void) | undefined;
+  /** The saved view's id (its requests are counted by it); absent for a view being verified. */
+  readonly viewId?: number | undefined;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface RepositoryHttpClientOptions {
    * with a streamed body (uploads) still go over HTTP, where a failing body cuts the connection.
    */
   readonly local?: LocalRoutes;
+  /** Told of every request sent: the status answered, or undefined when none came (metrics). */
+  readonly onAnswer?: (status: number | undefined) => void;
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -95,6 +97,7 @@ export class RepositoryHttpClient {
   private readonly responseTimeoutMs: number;
   private readonly maxRdfBytes: number;
   private readonly maxRedirects: number;
+  private readonly onAnswer: ((status: number | undefined) => void) | undefined;
 
   constructor(endpoint: RepositoryEndpoint, options: RepositoryHttpClientOptions = {}) {
     this.root = parseRoot(endpoint.rootUri);
@@ -117,6 +120,7 @@ export class RepositoryHttpClient {
         this.responseTimeoutMs,
       );
     this.local = options.dispatcher === undefined ? options.local : undefined;
+    this.onAnswer = options.onAnswer;
   }
 
   /** Whether requests are answered in process (this process's own `/rest/`) rather than over HTTP. */
@@ -303,8 +307,10 @@ export class RepositoryHttpClient {
         }
       }
     } catch (error) {
+      this.onAnswer?.(undefined);
       throw this.transportError(request.method, url, error);
     }
+    this.onAnswer?.(answer.statusCode);
     const raw = answer.headers;
     const body = answer.body;
     // A failure while the caller streams the body on (a download) must not leak credentials either.

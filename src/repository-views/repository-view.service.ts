@@ -213,6 +213,7 @@ export class RepositoryViewService {
     if (adapter === undefined) {
       adapter = this.deps.createAdapter({
         ...settings,
+        viewId: view.id,
         password: this.decrypt(encrypted),
         ...(view.dialect === null ? { onDetected: this.detectionRecorder(view, encrypted ?? null) } : {}),
       });

@@ -52,6 +52,8 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^src\/embedded-repository\/auth-throttle\.test\.ts$/,
   /-cache\.test\.ts$/,
   /^src\/repository-view-context\/(render-cache|render-cache\.off|concurrent-edits)\.test\.ts$/,
+  // Issue 33's metrics: the gauges' grouped counts read at scrape time (jobs, the search index's queue).
+  /^src\/operations\/metrics\.routes\.test\.ts$/,
 ];
 
 /** Text that branches on the database: the file has expectations of its own for PostgreSQL. */

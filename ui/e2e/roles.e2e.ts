@@ -12,7 +12,7 @@ import {
 } from './fixtures';
 
 const PASSWORD = 'roles-e2e-password';
-const ADMIN_LINKS = ['Internal metadata', 'Operators', 'Users', 'Activity'];
+const ADMIN_LINKS = ['Internal metadata', 'Operators', 'Users', 'Activity', 'Service status'];
 
 /** axe once transitions have finished. */
 async function expectAccessible(page: Page, what: string): Promise<void> {

@@ -17,6 +17,7 @@ import { Route as AppInternalMetadataRouteImport } from './routes/_app/internal-
 import { Route as AppNotificationsRouteImport } from './routes/_app/notifications'
 import { Route as AppOperatorsRouteImport } from './routes/_app/operators'
 import { Route as AppSchemasRouteImport } from './routes/_app/schemas'
+import { Route as AppServiceStatusRouteImport } from './routes/_app/service-status'
 import { Route as AppUsersRouteImport } from './routes/_app/users'
 import { Route as AppJobsIndexRouteImport } from './routes/_app/jobs/index'
 import { Route as AppJobsJobIdRouteImport } from './routes/_app/jobs/$jobId'
@@ -67,6 +68,11 @@ const AppOperatorsRoute = AppOperatorsRouteImport.update({
 const AppSchemasRoute = AppSchemasRouteImport.update({
   id: '/schemas',
   path: '/schemas',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppServiceStatusRoute = AppServiceStatusRouteImport.update({
+  id: '/service-status',
+  path: '/service-status',
   getParentRoute: () => AppRoute,
 } as any)
 const AppUsersRoute = AppUsersRouteImport.update({
@@ -138,6 +144,7 @@ export interface FileRoutesByFullPath {
   '/notifications': typeof AppNotificationsRoute
   '/operators': typeof AppOperatorsRoute
   '/schemas': typeof AppSchemasRoute
+  '/service-status': typeof AppServiceStatusRoute
   '/users': typeof AppUsersRoute
   '/jobs/$jobId': typeof AppJobsJobIdRoute
   '/jobs/new': typeof AppJobsNewRoute
@@ -159,6 +166,7 @@ export interface FileRoutesByTo {
   '/notifications': typeof AppNotificationsRoute
   '/operators': typeof AppOperatorsRoute
   '/schemas': typeof AppSchemasRoute
+  '/service-status': typeof AppServiceStatusRoute
   '/users': typeof AppUsersRoute
   '/jobs/$jobId': typeof AppJobsJobIdRoute
   '/jobs/new': typeof AppJobsNewRoute
@@ -182,6 +190,7 @@ export interface FileRoutesById {
   '/_app/notifications': typeof AppNotificationsRoute
   '/_app/operators': typeof AppOperatorsRoute
   '/_app/schemas': typeof AppSchemasRoute
+  '/_app/service-status': typeof AppServiceStatusRoute
   '/_app/users': typeof AppUsersRoute
   '/_app/jobs/$jobId': typeof AppJobsJobIdRoute
   '/_app/jobs/new': typeof AppJobsNewRoute
@@ -205,6 +214,7 @@ export interface FileRouteTypes {
     | '/notifications'
     | '/operators'
     | '/schemas'
+    | '/service-status'
     | '/users'
     | '/jobs/$jobId'
     | '/jobs/new'
@@ -226,6 +236,7 @@ export interface FileRouteTypes {
     | '/notifications'
     | '/operators'
     | '/schemas'
+    | '/service-status'
     | '/users'
     | '/jobs/$jobId'
     | '/jobs/new'
@@ -248,6 +259,7 @@ export interface FileRouteTypes {
     | '/_app/notifications'
     | '/_app/operators'
     | '/_app/schemas'
+    | '/_app/service-status'
     | '/_app/users'
     | '/_app/jobs/$jobId'
     | '/_app/jobs/new'
@@ -324,6 +336,13 @@ declare module '@tanstack/react-router' {
       path: '/schemas'
       fullPath: '/schemas'
       preLoaderRoute: typeof AppSchemasRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/service-status': {
+      id: '/_app/service-status'
+      path: '/service-status'
+      fullPath: '/service-status'
+      preLoaderRoute: typeof AppServiceStatusRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/users': {
@@ -419,6 +438,7 @@ interface AppRouteChildren {
   AppNotificationsRoute: typeof AppNotificationsRoute
   AppOperatorsRoute: typeof AppOperatorsRoute
   AppSchemasRoute: typeof AppSchemasRoute
+  AppServiceStatusRoute: typeof AppServiceStatusRoute
   AppUsersRoute: typeof AppUsersRoute
   AppJobsJobIdRoute: typeof AppJobsJobIdRoute
   AppJobsNewRoute: typeof AppJobsNewRoute
@@ -439,6 +459,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppNotificationsRoute: AppNotificationsRoute,
   AppOperatorsRoute: AppOperatorsRoute,
   AppSchemasRoute: AppSchemasRoute,
+  AppServiceStatusRoute: AppServiceStatusRoute,
   AppUsersRoute: AppUsersRoute,
   AppJobsJobIdRoute: AppJobsJobIdRoute,
   AppJobsNewRoute: AppJobsNewRoute,

@@ -39,6 +39,13 @@ export class InProcessJobQueue implements JobQueue {
     return Promise.resolve();
   }
 
+  /** The queue lives in this process: ready while it is started. */
+  check(): Promise<void> {
+    return this.handle === undefined || this.stopped
+      ? Promise.reject(new Error('The job queue is not running'))
+      : Promise.resolve();
+  }
+
   async stop(graceMs = 30_000): Promise<void> {
     this.stopped = true;
     this.waiting.length = 0;

@@ -11,4 +11,6 @@ export interface JobQueue {
   enqueue(jobId: number, delayMs?: number): Promise<void>;
   /** Stops taking work and waits for the handles in flight (at most `graceMs`). */
   stop(graceMs?: number): Promise<void>;
+  /** Resolves when the queue is started and its storage answers (readiness); rejects otherwise. */
+  check?(): Promise<void>;
 }

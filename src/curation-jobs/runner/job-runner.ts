@@ -5,6 +5,7 @@ import { NO_EVENTS } from '../../events/event-bus.js';
 import type { Operator } from '../../operators/operator.js';
 import type { CurationJobStore, JobRecord } from '../curation-job.store.js';
 import { tellingEnds } from './ended-store.js';
+import { meteredStore, type JobMetrics } from './metered-store.js';
 import { PHASE_OF } from '../job-states.js';
 import type { IndexUpkeep } from '../../search/indexing/index-upkeep.js';
 import type { StagedSheets } from '../../spreadsheets/spreadsheet.js';
@@ -42,6 +43,8 @@ export interface JobRunnerDependencies {
   readonly exports?: () => JobExports | undefined;
   /** The copy engine COPY jobs run with (DECISIONS.md §16, src/copies/); absent: such jobs fail saying so. */
   readonly copies?: () => JobCopies | undefined;
+  /** Told of each job's progress and end (the service's metrics, DECISIONS.md §17). */
+  readonly metrics?: () => JobMetrics | undefined;
 }
 
 export interface JobRunnerSettings {
@@ -131,7 +134,7 @@ export class JobRunner {
     );
     const attempt: JobAttempt = new JobAttempt(
       {
-        store: tellingEnds(store, this.deps.onEnded),
+        store: meteredStore(tellingEnds(store, this.deps.onEnded), job, this.deps.metrics?.()),
         work: this.work,
         events: this.events,
         audit: this.deps.audit ?? NO_AUDIT,

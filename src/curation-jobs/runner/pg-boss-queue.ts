@@ -120,6 +120,13 @@ export class PgBossJobQueue implements JobQueue {
     for (let slot = 0; slot < this.concurrency; slot++) this.slots.push(this.runSlot(handle));
   }
 
+  /** Ready once started, while its own connections reach PostgreSQL (where pg-boss keeps the queue). */
+  async check(): Promise<void> {
+    if (!this.started || this.stopping) throw new Error('The job queue is not running');
+    await this.open();
+    await this.pool.query('select 1');
+  }
+
   async enqueue(jobId: number, delayMs = 0): Promise<void> {
     if (this.stopping) throw new Error('The job queue is stopped');
     if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error('A job delay must be 0 ms or more');

@@ -20,6 +20,8 @@ export interface RepositorySettings {
   readonly txTimeoutMs: number;
   /** Which Fedora line the repository answers as (FEDORA_6 unless configured otherwise). */
   readonly dialect: FedoraDialect;
+  /** Told of every fixity check that found a binary's size or digest wrong (metrics, DECISIONS.md §17). */
+  readonly onFixityFailure?: () => void;
 }
 
 /** The services the handler modules work with, passed first to each of them. */

@@ -49,7 +49,10 @@ export async function fixity(deps: RepositoryDeps, ctx: Ctx, path: string, metho
     );
   }
   quads.push(quad(result, p(PREMIS.hasSize), literal(String(size), namedNode(XSD.long))));
-  if (outcome !== 'SUCCESS') deps.log.warn({ path: record.path, outcome }, 'fixity check failed');
+  if (outcome !== 'SUCCESS') {
+    deps.log.warn({ path: record.path, outcome }, 'fixity check failed');
+    deps.settings.onFixityFailure?.();
+  }
   // A read that is recorded (DECISIONS.md §14): the check and its outcome, as the report gives them.
   if (method === 'GET') {
     const entry = resourceEntry(

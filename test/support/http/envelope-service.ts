@@ -139,6 +139,20 @@ export const SERVICE_CASES: Record<string, RouteCases> = {
     },
   },
   'GET /health': { success: () => Promise.resolve({ method: 'GET', url: '/health' }), failure: null },
+  'GET /health/live': {
+    success: () => Promise.resolve({ method: 'GET', url: '/health/live' }),
+    failure: null,
+  },
+  'GET /health/ready': {
+    success: () => Promise.resolve({ method: 'GET', url: '/health/ready' }),
+    failure: null,
+  },
+  // The Prometheus text format, not an envelope; a refusal is one.
+  'GET /metrics': {
+    success: () => Promise.resolve({ method: 'GET', url: '/metrics' }),
+    failure: { call: { method: 'GET', url: '/metrics', token: null }, http: 401, status: 'UNAUTHORIZED' },
+    rawSuccess: true,
+  },
   'GET /internal/metadata': {
     success: () => Promise.resolve({ method: 'GET', url: '/internal/metadata' }),
     failure: null,

@@ -1235,6 +1235,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database, the binary store and the job queue answer */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                Readiness?: {
+                                    /** @enum {string|null} */
+                                    binaryStore: "local" | "s3" | null;
+                                    checks: {
+                                        name: string;
+                                        ok: boolean;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: {
+                                Readiness?: {
+                                    /** @enum {string|null} */
+                                    binaryStore: "local" | "s3" | null;
+                                    checks: {
+                                        name: string;
+                                        ok: boolean;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/metadata": {
         parameters: {
             query?: never;
@@ -1418,6 +1544,78 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (text format); SCRIPTORIUM_METRICS_TOKEN or an ADMIN token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Prometheus text exposition format 0.0.4 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: Record<string, never>;
+                        };
+                    };
+                };
+                /** @description The response envelope. On INVALID the payload is `ValidationResults`; on ERROR it is `{}`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta?: {
+                                action?: null;
+                                id?: null;
+                                message?: string;
+                                /** @enum {string} */
+                                status?: "SUCCESS" | "INVALID" | "ERROR" | "UNAUTHORIZED" | "REFRESH";
+                            };
+                            payload?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

@@ -44,6 +44,7 @@ export function AppLayout() {
     { to: '/users', label: 'Users', show: admin },
     { to: '/notifications', label: 'Notifications', show: admin },
     { to: '/activity', label: 'Activity', show: admin },
+    { to: '/service-status', label: 'Service status', show: admin },
   ] as const;
 
   return (
