@@ -17,7 +17,7 @@ import { envInt } from '../shared/settings.js';
 import { startService } from '../shared/service.js';
 import { request } from './http.js';
 import { pidListeningOn, settle } from './proc.js';
-import { startS3Server, type S3Server } from './s3-server.js';
+import { startRelay, startS3Server, type ScriptChild } from './s3-server.js';
 import { AUTH, PASSWORD, uploadMiB, type Target } from './settings.js';
 import { download, upload } from './transfers.js';
 
@@ -37,6 +37,9 @@ export interface S3Run {
   getMs: number;
   /** SHA-512 and SHA-256 of the bytes in one pass in this process (the store hashes every byte so). */
   hashMs: number;
+  /** The relay floor (bare Node HTTP streaming into `Upload` / out of `GetObjectCommand`), over HTTP as the service. */
+  relayUploadMs: number;
+  relayDownloadMs: number;
   serviceUploadMs: number;
   serviceDownloadMs: number;
 }
@@ -55,7 +58,9 @@ export interface S3Series {
     uploadToPut: number;
     uploadToUploadHelper: number;
     uploadToUploadHelperPlusCopy: number;
+    uploadToRelay: number;
     downloadToGet: number;
+    downloadToRelay: number;
   };
 }
 
@@ -139,17 +144,19 @@ export async function s3Transfers(dir: string, chunk: Buffer): Promise<S3Series>
     0,
     size,
   );
-  const server: S3Server = await startS3Server(path.join(dir, 's3rver'));
-  const s3 = client(server.endpoint);
+  const server: ScriptChild = await startS3Server(path.join(dir, 's3rver'));
+  const s3 = client(server.url);
+  const bucket = 'bench-repository';
   let stopService: (() => Promise<void>) | undefined;
+  let relayChild: ScriptChild | undefined;
   try {
-    const bucket = 'bench-repository';
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    relayChild = await startRelay(server.url, bucket, PART_BYTES, PARTS_IN_FLIGHT);
     const service = await startService(path.join(dir, 'data-s3'), {
       SCRIPTORIUM_EMBEDDED_REPOSITORY: 'true',
       SCRIPTORIUM_REPOSITORY_PASSWORD: PASSWORD,
       SCRIPTORIUM_BINARY_STORE: `s3://${bucket}/binaries`,
-      SCRIPTORIUM_S3_ENDPOINT: server.endpoint,
+      SCRIPTORIUM_S3_ENDPOINT: server.url,
       SCRIPTORIUM_S3_FORCE_PATH_STYLE: 'true',
       AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
@@ -164,7 +171,14 @@ export async function s3Transfers(dir: string, chunk: Buffer): Promise<S3Series>
       patchUrl: (container) => container,
       stop: () => service.stop(),
     };
-    const watched = [target, { ...target, pid: server.pid }];
+    const relay: Target = {
+      ...target,
+      name: 'relay floor',
+      base: `${relayChild.url}/`,
+      pid: relayChild.pid,
+      headers: {},
+    };
+    const watched = [target, relay, { ...target, pid: server.pid }];
     const runs: S3Run[] = [];
     for (let run = 0; run < s3Runs; run++) {
       await settle(watched);
@@ -174,12 +188,24 @@ export async function s3Transfers(dir: string, chunk: Buffer): Promise<S3Series>
       const up = await upload(target, url, size, chunk);
       const serviceDownloadMs = await download(target, url, size);
       await request('DELETE', url, target.headers).catch(() => undefined);
-      const once: S3Run = { ...floor, serviceUploadMs: up.ms, serviceDownloadMs };
+      await settle(watched);
+      const relayUrl = `${relay.base}${run}.bin`;
+      const relayUploadMs = (await upload(relay, relayUrl, size, chunk)).ms;
+      const relayDownloadMs = await download(relay, relayUrl, size);
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: `relay/${run}.bin` }));
+      const once: S3Run = {
+        ...floor,
+        relayUploadMs,
+        relayDownloadMs,
+        serviceUploadMs: up.ms,
+        serviceDownloadMs,
+      };
       runs.push(once);
       console.log(
         `   S3 run ${run + 1}: service up ${once.serviceUploadMs.toFixed(0)} / down ${once.serviceDownloadMs.toFixed(0)} ms; ` +
           `SDK put ${once.putMs.toFixed(0)}, Upload ${once.uploadHelperMs.toFixed(0)}, copy ${once.copyMs.toFixed(0)}, ` +
-          `get ${once.getMs.toFixed(0)}, hash ${once.hashMs.toFixed(0)} ms`,
+          `get ${once.getMs.toFixed(0)}, hash ${once.hashMs.toFixed(0)} ms; relay up ${once.relayUploadMs.toFixed(0)} / ` +
+          `down ${once.relayDownloadMs.toFixed(0)} ms`,
       );
     }
     const of = (pick: (r: S3Run) => number) => median(runs.map(pick));
@@ -196,6 +222,8 @@ export async function s3Transfers(dir: string, chunk: Buffer): Promise<S3Series>
         copyMs: of((r) => r.copyMs),
         getMs: of((r) => r.getMs),
         hashMs: of((r) => r.hashMs),
+        relayUploadMs: of((r) => r.relayUploadMs),
+        relayDownloadMs: of((r) => r.relayDownloadMs),
         serviceUploadMs: of((r) => r.serviceUploadMs),
         serviceDownloadMs: of((r) => r.serviceDownloadMs),
       },
@@ -203,11 +231,14 @@ export async function s3Transfers(dir: string, chunk: Buffer): Promise<S3Series>
         uploadToPut: of((r) => r.serviceUploadMs / r.putMs),
         uploadToUploadHelper: of((r) => r.serviceUploadMs / r.uploadHelperMs),
         uploadToUploadHelperPlusCopy: of((r) => r.serviceUploadMs / (r.uploadHelperMs + r.copyMs)),
+        uploadToRelay: of((r) => r.serviceUploadMs / r.relayUploadMs),
         downloadToGet: of((r) => r.serviceDownloadMs / r.getMs),
+        downloadToRelay: of((r) => r.serviceDownloadMs / r.relayDownloadMs),
       },
     };
   } finally {
     await stopService?.();
+    await relayChild?.stop();
     s3.destroy();
     await server.stop();
   }
