@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
-import { postgresSuites, TEST_ROOTS } from './test/support/database-suites.js';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { POSTGRES_ONLY, postgresSuites, TEST_ROOTS } from './test/support/database-suites.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -12,6 +12,10 @@ export default defineConfig({
       process.env.TEST_DATABASE === 'postgres'
         ? postgresSuites(root)
         : TEST_ROOTS.map((folder) => `${folder}/**/*.test.ts`),
+    // The PostgreSQL-only files (several instances on one database server) are not selected on SQLite.
+    ...(process.env.TEST_DATABASE === 'postgres'
+      ? {}
+      : { exclude: [...configDefaults.exclude, ...POSTGRES_ONLY] }),
     globalSetup: [
       'test/support/global-setup.ts',
       // One Community Solid Server per run for the LDP adapter contract runner (≈5 s).

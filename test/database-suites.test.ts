@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { postgresSuites, runsOnPostgres, testFiles } from './support/database-suites.js';
+import { POSTGRES_ONLY, postgresSuites, runsOnPostgres, testFiles } from './support/database-suites.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const selected = new Set(postgresSuites(ROOT));
@@ -50,6 +50,14 @@ describe('the suites the PostgreSQL pass runs', () => {
     ])
       expect(selected.has(file), file).toBe(false);
     expect(selected.size).toBeLessThan(all.length);
+  });
+
+  it('include the PostgreSQL-only files, which exist (vitest.config.ts keeps them out of the SQLite pass)', () => {
+    expect(POSTGRES_ONLY.length).toBeGreaterThan(0);
+    for (const file of POSTGRES_ONLY) {
+      expect(all, file).toContain(file);
+      expect(selected.has(file), file).toBe(true);
+    }
   });
 
   it('decide by path or by a branch on the database in the text', () => {

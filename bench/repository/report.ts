@@ -7,12 +7,15 @@ import { median } from '../shared/median.js';
 import { RESULTS } from '../shared/settings.js';
 import { CONNECTIONS, duration, runs, uploadMiB } from './settings.js';
 import type { SmallResult } from './throughput.js';
+import { s3ReportLines } from './s3-report.js';
+import type { S3Series } from './s3-transfers.js';
 import { uploadFloorMs, type DiskFloor, type TransferResult } from './transfers.js';
 
 /** Writes bench/results/repository.md and .json and prints the Markdown. */
 export async function writeRepositoryReport(
   small: readonly SmallResult[],
   large: { disk: DiskFloor; results: TransferResult[] },
+  s3: S3Series | undefined,
 ): Promise<void> {
   const lines = [
     '# Embedded repository benchmark',
@@ -32,7 +35,7 @@ export async function writeRepositoryReport(
       '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
     );
   }
-  const json: Record<string, unknown> = { small: [], large };
+  const json: Record<string, unknown> = { small: [], large, s3 };
   for (const s of small) {
     const a = median(s.scriptorium.map((f) => f.reqPerSec));
     const b = median(s.css.map((f) => f.reqPerSec));
@@ -74,7 +77,7 @@ export async function writeRepositoryReport(
         `${r.smallUploadPeakRssMiB.toFixed(0)} | ${r.peakRssMiB.toFixed(0)} | ${(r.peakRssMiB - r.idleRssMiB).toFixed(0)} |`,
     );
   }
-  lines.push('');
+  lines.push('', ...s3ReportLines(s3));
   fs.mkdirSync(RESULTS, { recursive: true });
   await writeFile(path.join(RESULTS, 'repository.md'), `${lines.join('\n')}\n`);
   await writeFile(path.join(RESULTS, 'repository.json'), `${JSON.stringify(json, null, 2)}\n`);

@@ -47,7 +47,7 @@ export function uploadFloorMs(disk: DiskFloor): number {
 }
 
 /** Streams `size` bytes (1 MiB chunks of `chunk`) in one PUT, sampling the server's RSS meanwhile. */
-async function upload(
+export async function upload(
   target: Target,
   url: string,
   size: number,
@@ -96,7 +96,7 @@ async function upload(
   return { ms, peakKiB: peak };
 }
 
-async function download(target: Target, url: string, size: number): Promise<number> {
+export async function download(target: Target, url: string, size: number): Promise<number> {
   const started = performance.now();
   const received = await new Promise<number>((resolve, reject) => {
     http

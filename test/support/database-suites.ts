@@ -56,12 +56,25 @@ const BOTH_DATABASES: readonly RegExp[] = [
   /^src\/operations\/metrics\.routes\.test\.ts$/,
 ];
 
+/**
+ * Files that run in the PostgreSQL pass only, never in the SQLite pass: what they prove needs a database
+ * server (several hosts' instances on one database), and on SQLite they would have nothing to run.
+ */
+export const POSTGRES_ONLY: readonly string[] = [
+  // Issue 33's acceptance: two service processes on one PostgreSQL database and one S3 bucket.
+  'src/embedded-repository/scale-out.test.ts',
+];
+
 /** Text that branches on the database: the file has expectations of its own for PostgreSQL. */
 const DIALECT_BRANCH = /testDialect\s*[!=]==|\.(skipIf|runIf)\(|TEST_POSTGRES_URL|TEST_DATABASE/;
 
 /** Whether the PostgreSQL pass runs this file (`path` relative to the project root, with `/`). */
 export function runsOnPostgres(path: string, text: string): boolean {
-  return BOTH_DATABASES.some((pattern) => pattern.test(path)) || DIALECT_BRANCH.test(text);
+  return (
+    POSTGRES_ONLY.includes(path) ||
+    BOTH_DATABASES.some((pattern) => pattern.test(path)) ||
+    DIALECT_BRANCH.test(text)
+  );
 }
 
 /** The folders whose `*.test.ts` files the suite runs (vitest.config.ts includes the same). */

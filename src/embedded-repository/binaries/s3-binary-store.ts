@@ -30,8 +30,8 @@ import { BinaryStoreUnavailable, describeS3Error, whereOf } from './s3-errors.js
 type S3Config = Extract<BinaryStoreConfig, { kind: 's3' }>;
 
 /** Parts of 8 MiB, 4 in flight: at most 32 MiB of one upload in memory, and S3's 10 000 parts reach 78 GiB. */
-const PART_BYTES = 8 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 4;
+export const PART_BYTES = 8 * 1024 * 1024;
+export const PARTS_IN_FLIGHT = 4;
 /** Multipart uploads of ours still open after this long were abandoned by a crash (an upload may run for hours). */
 const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 const UPLOADS = '.uploads';
