@@ -28,13 +28,13 @@ export function s3ReportLines(series: S3Series | undefined): string[] {
       '`PutObjectCommand` with the whole body in memory (one request), and lib-storage’s `Upload` streaming ' +
       `with the store’s part size (${series.partMiB} MiB) and parts in flight (${series.partsInFlight}). ` +
       '**The issue’s target (≤ 1.5×) is read against `PutObjectCommand` for the upload and `GetObjectCommand` for ' +
-      'the download.** The other columns say where the upload’s time goes: the store streams into a multipart ' +
-      'upload (≈ `Upload`), hashing every byte (SHA-512 and SHA-256, one pass), then copies the finished ' +
+      'the download.** The other columns say where the upload’s time goes: the PUT declares its length, so the ' +
+      'store streams it into one `PutObjectCommand` (a multipart upload like `Upload` only when the length is ' +
+      'unknown or over 5 GiB), hashing every byte (SHA-512 and SHA-256, one pass), then copies the finished ' +
       'object onto its content key on the server (`CopyObjectCommand`) and deletes the upload. The **relay floor** ' +
       'is bare Node HTTP in a child process of its own that streams a PUT into `Upload` (the same part size and ' +
-      'parts in flight) and a GET out of `GetObjectCommand`, driven over HTTP exactly as the service is: the ' +
-      'least any service that passes the bytes through to S3 does (one more process handling every byte than ' +
-      'the bare SDK floors).',
+      'parts in flight) and a GET out of `GetObjectCommand`, driven over HTTP exactly as the service is; its ' +
+      'upload pays for a multipart upload the store no longer makes, so it is no floor for the upload any more.',
     '',
     '| | service ms | PutObject ms | Upload (multipart) ms | CopyObject ms | SHA-512+SHA-256 ms | relay floor ms | ÷ PutObject (target ≤ 1.5×) | ÷ Upload | ÷ (Upload + CopyObject) | ÷ relay floor |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
