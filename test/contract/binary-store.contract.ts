@@ -25,17 +25,19 @@ export type BinaryStoreFactory = () => Promise<BinaryStoreUnderTest>;
 
 const MiB = 1024 * 1024;
 
-function body(bytes: Buffer, chunk = 65_521): Readable {
+/** `bytes` as a request body would arrive: chunks of uneven sizes. */
+export function body(bytes: Buffer, chunk = 65_521): Readable {
   const chunks: Buffer[] = [];
   for (let at = 0; at < bytes.length; at += chunk) chunks.push(bytes.subarray(at, at + chunk));
   return Readable.from(chunks);
 }
 
-function hex(algorithm: string, bytes: Buffer): string {
+export function hex(algorithm: string, bytes: Buffer): string {
   return createHash(algorithm).update(bytes).digest('hex');
 }
 
-function expected(entries: [string, string][]) {
+/** Announced digests, as a Digest header gives them. */
+export function expected(entries: [string, string][]) {
   return new Map(
     entries.map(([name, value]) => {
       const algorithm = digestAlgorithm(name);

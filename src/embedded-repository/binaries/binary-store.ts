@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { RepositoryRefusal } from '../refusal.js';
 import type { DigestAlgorithm } from './digests.js';
 import type { ChunkSink } from './recycling-file-reader.js';
 
@@ -72,4 +73,17 @@ export const GRACE_MS = 10 * 60 * 1000;
 
 export function assertSha512(sha512: string): void {
   if (!/^[0-9a-f]{128}$/.test(sha512)) throw new Error(`not a sha512 digest: ${sha512.slice(0, 20)}`);
+}
+
+/** Refuses content whose digests (Node hash name → hex) differ from those the client announced (409). */
+export function assertExpected(digests: ReadonlyMap<string, string>, expected: ExpectedDigests): void {
+  for (const [node, { algorithm, hex }] of expected) {
+    if (digests.get(node) !== hex) {
+      throw new RepositoryRefusal(
+        'conflict',
+        `The ${algorithm.name} digest of the content does not match the Digest header`,
+        true,
+      );
+    }
+  }
 }

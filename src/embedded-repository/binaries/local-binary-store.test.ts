@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { RepositoryRefusal } from '../refusal.js';
 import { LocalBinaryStore } from './local-binary-store.js';
 import { BATCH_BYTES } from './content-sink.js';
 import { DigestWorkers } from './digest-workers.js';
-import { digestAlgorithm } from './digests.js';
+import { body, expected, hex } from '../../../test/contract/binary-store.contract.js';
 
 /**
  * The binary store without HTTP: every byte of an upload is hashed exactly once (on the event loop up to
@@ -30,27 +30,6 @@ afterEach(() => {
 afterAll(async () => {
   await workers.close();
 });
-
-/** `bytes` as a request body would arrive: chunks of uneven sizes. */
-function body(bytes: Buffer, chunk = 65_521): Readable {
-  const chunks: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += chunk) chunks.push(bytes.subarray(at, at + chunk));
-  return Readable.from(chunks);
-}
-
-function hex(algorithm: string, bytes: Buffer): string {
-  return createHash(algorithm).update(bytes).digest('hex');
-}
-
-function expected(entries: [string, string][]) {
-  return new Map(
-    entries.map(([name, value]) => {
-      const algorithm = digestAlgorithm(name);
-      if (algorithm === undefined) throw new Error(name);
-      return [algorithm.node, { algorithm, hex: value }] as const;
-    }),
-  );
-}
 
 /** Every file under the store's root (content and temporary files alike). */
 function filesUnder(directory: string): string[] {

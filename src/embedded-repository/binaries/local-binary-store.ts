@@ -13,6 +13,7 @@ import { ContentSink } from './content-sink.js';
 import { RecyclingFileReader, type ChunkSink } from './recycling-file-reader.js';
 import { digestWorkers, type DigestWorkers } from './digest-workers.js';
 import {
+  assertExpected,
   assertSha512,
   GRACE_MS,
   type BinaryStore,
@@ -93,15 +94,7 @@ export class LocalBinaryStore implements BinaryStore {
       if (written !== size) throw new Error(`wrote ${written} of ${size} bytes`);
       await handle.sync();
       await handle.close();
-      for (const [node, { algorithm, hex }] of options.expected) {
-        if (digests.get(node) !== hex) {
-          throw new RepositoryRefusal(
-            'conflict',
-            `The ${algorithm.name} digest of the content does not match the Digest header`,
-            true,
-          );
-        }
-      }
+      assertExpected(digests, options.expected);
       const sha512 = digests.get('sha512') ?? '';
       const sha256 = digests.get('sha256') ?? '';
       const target = this.fileOf(sha512);

@@ -27,6 +27,16 @@ afterAll(async () => {
 
 const MiB = 1024 * 1024;
 
+/** 12 MiB, then the client goes away. */
+function failingBody(): Readable {
+  return Readable.from(
+    (function* () {
+      for (let i = 0; i < 12; i++) yield randomBytes(MiB);
+      throw new Error('client aborted');
+    })(),
+  );
+}
+
 describe('S3 binary store', () => {
   it('uploads in parts, copies to the content key, deletes its upload; a failed upload is aborted', async () => {
     const store = new S3BinaryStore(standIn.config(await standIn.bucket()));
@@ -40,12 +50,7 @@ describe('S3 binary store', () => {
         DeleteObjectCommand: 1,
       });
       store.requests.clear();
-      const failing = Readable.from(
-        (function* () {
-          for (let i = 0; i < 12; i++) yield randomBytes(MiB);
-          throw new Error('client aborted');
-        })(),
-      );
+      const failing = failingBody();
       await expect(store.write(failing, { maxBytes: 1 << 30, expected: new Map() })).rejects.toThrow(
         'client aborted',
       );
@@ -74,12 +79,7 @@ describe('S3 binary store', () => {
         DeleteObjectCommand: 1,
       });
       store.requests.clear();
-      const failing = Readable.from(
-        (function* () {
-          for (let i = 0; i < 12; i++) yield randomBytes(MiB);
-          throw new Error('client aborted');
-        })(),
-      );
+      const failing = failingBody();
       await expect(
         store.write(failing, { maxBytes: 1 << 30, expected: new Map(), length: 20 * MiB }),
       ).rejects.toThrow('client aborted');

@@ -16,6 +16,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { BinaryStoreConfig } from '../../config/binary-store-config.js';
 import { RepositoryRefusal } from '../refusal.js';
 import {
+  assertExpected,
   assertSha512,
   GRACE_MS,
   type BinaryStore,
@@ -162,15 +163,7 @@ export class S3BinaryStore implements BinaryStore {
       await Promise.all([feeding, uploading]);
       const { digests, size } = hashes.result();
       this.count(size);
-      for (const [node, { algorithm, hex }] of options.expected) {
-        if (digests.get(node) !== hex) {
-          throw new RepositoryRefusal(
-            'conflict',
-            `The ${algorithm.name} digest of the content does not match the Digest header`,
-            true,
-          );
-        }
-      }
+      assertExpected(digests, options.expected);
       const sha512 = digests.get('sha512') ?? '';
       const sha256 = digests.get('sha256') ?? '';
       await copyObject(this.client, this.config.bucket, temp, this.keyOf(sha512), size);
