@@ -52,6 +52,8 @@ export interface JobRecord extends CurationJob {
   readonly createdByName: string | null;
   readonly appliedBy: string | null;
   readonly undoneBy: string | null;
+  /** APPLY/UNDO on FEDORA: the repository transaction the phase's runner has open (migration 026). */
+  readonly repositoryTx: string | null;
 }
 
 /** What `moveState` sets besides the state and its phase; `undefined` leaves a column as it is. */
@@ -275,6 +277,35 @@ export class CurationJobStore {
       .execute();
   }
 
+  /**
+   * Records the repository transaction `owner`'s write phase opened (null: it is over, or was rolled back
+   * for a runner that took the job over); false once another runner holds the job, whose record stays.
+   */
+  async recordRepositoryTx(id: number, owner: string, tx: string | null): Promise<boolean> {
+    const result = await this.db
+      .updateTable('curation_jobs')
+      .set({ repository_tx: tx })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * The last word before a commit: extends `owner`'s lease only while it holds the job with `tx` still its
+   * recorded transaction. True: no runner can take the job over (and roll `tx` back) until `expires`.
+   */
+  async holdForCommit(id: number, owner: string, tx: string, expires: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('curation_jobs')
+      .set({ lease_expires: expires })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('repository_tx', '=', tx)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** Whether `owner` still holds the job and it is still in `state` (a resumed phase checks before it writes). */
   async isHeld(id: number, owner: string, state: JobState): Promise<boolean> {
     const row = await this.db
@@ -338,6 +369,7 @@ function toRecord(row: CurationJobRow): JobRecord {
     // A run that writes through applies as its creator.
     appliedBy: row.applied_by ?? (row.dry_run === 1 ? null : row.created_by_name),
     undoneBy: row.undone_by,
+    repositoryTx: row.repository_tx,
   };
 }
 

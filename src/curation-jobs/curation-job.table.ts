@@ -40,6 +40,8 @@ export interface CurationJobTable {
   /** COPY: the view copied into and the container the copies go under; null for every other kind (024). */
   target_view_id: number | null;
   target_context_uri: string | null;
+  /** APPLY/UNDO on FEDORA: the id of the repository transaction the phase has open, else null (026). */
+  repository_tx: string | null;
 }
 
 /**

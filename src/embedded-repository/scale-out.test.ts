@@ -72,8 +72,6 @@ beforeAll(async () => {
     SCRIPTORIUM_JOB_LEASE_SECONDS: '3',
     SCRIPTORIUM_JOB_CONCURRENCY: '1',
     SCRIPTORIUM_SEARCH_INDEX_NEW_VIEWS: 'false',
-    // A dead instance's repository transaction expires soon (see the job test).
-    SCRIPTORIUM_REPOSITORY_TX_TIMEOUT_SECONDS: '5',
   };
   const instance = async (name: string) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `scriptorium-scale-${name}-`));
@@ -245,23 +243,19 @@ describe('two instances on one PostgreSQL database and one S3 bucket', () => {
     }
     // A has written part of the records (into its repository transaction, through the proxy to B).
     await until(async () => (await staged(second)) > 10, 'the apply to get under way');
-    // B is held while A dies and until A's transaction has expired: a resumed apply starts a fresh
-    // transaction, which meets the dead one's locks (409) until then, and the job would fail (see the
-    // report of issue 33; the transaction timeout is 5 s here, 180 s by default).
-    b.process?.child.kill('SIGSTOP');
-    try {
-      await a.kill();
-      expect(await staged(second), 'the kill must cut the apply short').toBeLessThan(RECORDS);
-      await until(async () => (await liveTransactions()) === 0, "A's transaction to expire");
-    } finally {
-      b.process?.child.kill('SIGCONT');
-    }
+    // A dies with its transaction open (the default timeout: 180 s). B takes the job over, rolls that
+    // transaction back (its locks would fail B's fresh one until it expired) and applies in a new one.
+    const left = await openTransactionOf(handedOver.id);
+    await a.kill();
+    expect(await staged(second), 'the kill must cut the apply short').toBeLessThan(RECORDS);
     const atKill = await getJob(apiB, handedOver.id);
     expect(atKill.state, JSON.stringify(atKill)).toBe('APPLYING');
 
     const finished = await settle(apiB, handedOver.id, 'APPLIED');
     expect(finished.progress).toEqual(allChanged);
     await expectWrittenOnce(second, before2);
+    expect(await transactionState(left), "A's transaction").toBe('rolledback');
+    expect(await liveTransactions()).toBe(0);
     const { rows } = await sql.query<{ items: number; uris: number }>(
       `select count(*)::int as items, count(distinct context_uri)::int as uris
        from ${schema}.curation_job_items where job_id = $1`,
@@ -347,6 +341,26 @@ async function leaseOwnerPid(job: number): Promise<number | undefined> {
   );
   const pid = /^[^:]*:(\d+):/.exec(rows[0]?.owner ?? '')?.[1];
   return pid === undefined ? undefined : Number(pid);
+}
+
+/** The repository transaction a job's apply recorded as open. */
+async function openTransactionOf(job: number): Promise<string> {
+  const { rows } = await sql.query<{ tx: string | null }>(
+    `select repository_tx as tx from ${schema}.curation_jobs where id = $1`,
+    [job],
+  );
+  const tx = rows[0]?.tx;
+  if (tx === null || tx === undefined) throw new Error(`job ${job} has no open repository transaction`);
+  return tx;
+}
+
+/** open, committed, rolledback or expired. */
+async function transactionState(tx: string): Promise<string | undefined> {
+  const { rows } = await sql.query<{ state: string }>(
+    `select state from ${schema}.repo_transactions where id = $1`,
+    [tx],
+  );
+  return rows[0]?.state;
 }
 
 /** Repository transactions open and not expired. */

@@ -58,6 +58,11 @@ export async function buildTestApp(
     adminUsername: TEST_ADMIN.username,
     adminPassword: TEST_ADMIN.password,
     ...overrides,
+    // A data directory the test chose holds the binaries too (the default store is `<dataDir>/binaries`).
+    ...(overrides.dataDir !== undefined &&
+      overrides.binaryStore === undefined && {
+        binaryStore: { kind: 'local', directory: path.join(overrides.dataDir, 'binaries') },
+      }),
   };
   let version: DataVersion | undefined;
   const app = await buildApp(config, {

@@ -14,6 +14,7 @@ import { storedChangeOf } from './stored-change.js';
 import { encodeTriples } from '../stored-triples.js';
 import { sameResource } from '../../repository-adapters/upstream-exchange.js';
 import { sheetOf, tellWritten } from './job-written.js';
+import { rollBackLeftTransaction } from './left-transaction.js';
 import { CopyPlan, copyWritePhase, endCopyRun, type CopyControl, type CopyWork } from './copy-phases.js';
 
 export type { AttemptDependencies, JobWork } from './attempt-dependencies.js';
@@ -257,6 +258,11 @@ export class JobAttempt implements CopyControl {
     if (!(await store.isHeld(job.id, this.lease, ACTIVE_STATE[phase]))) return;
     this.job = (await store.get(job.id)) ?? job;
     this.counters = this.job.progress;
+    const leftOver = await rollBackLeftTransaction(store, this.job, this.lease, target);
+    if (leftOver !== undefined) {
+      await this.end('fail', leftOver);
+      return;
+    }
     const stored = await items.itemsToWrite(job.id, phase);
     const changes = stored.map((item) => storedChangeOf(item, phase, job.contextUri));
     // SPREADSHEET `+` rows: the resources created, by key (recorded by earlier attempts, then by this one).
@@ -286,6 +292,13 @@ export class JobAttempt implements CopyControl {
           },
           cancelled: () => this.stopping(),
           act: (key, write) => ledger.act(key, write),
+          // FEDORA: the open transaction is on the job while it is open (left-transaction.ts), and is
+          // committed only while this runner still holds the job.
+          opened: (tx) => store.recordRepositoryTx(job.id, this.lease, tx.id),
+          mayCommit: (tx) => heartbeat.holdForCommit(tx.id),
+          closed: async () => {
+            await store.recordRepositoryTx(job.id, this.lease, null);
+          },
         },
         deps.concurrency,
       ),

@@ -53,6 +53,19 @@ export class JobHeartbeat {
     await this.beating;
   }
 
+  /**
+   * Right before a repository transaction is committed: renews the lease only while this runner still
+   * holds the job with `tx` recorded (another runner that took it over rolls `tx` back). True: nobody can
+   * take the job over for a whole lease, far longer than a commit. A database error is thrown: no commit.
+   */
+  async holdForCommit(tx: string): Promise<boolean> {
+    if (this.lostLease) return false;
+    const expires = this.settings.now() + this.settings.leaseMs;
+    const held = await this.store.holdForCommit(this.jobId, this.owner, tx, expires);
+    if (!held) this.lostLease = true;
+    return held;
+  }
+
   /** One renewal and flush; also called by the runner before it ends a phase. */
   async beat(): Promise<void> {
     if (this.lostLease) return;

@@ -11,8 +11,9 @@ export interface JobRecoverySettings {
 /**
  * Gives jobs whose runner is gone to a runner again (DECISIONS.md §9: jobs survive a restart): at start and
  * then every lease interval, every job with a phase to do and no live lease is enqueued. The runner then
- * resumes it — RUN skips what was recorded, APPLY on FEDORA starts a fresh transaction (the old one never
- * committed), LDP writes only what is left — or fails it with the reason (its view unusable).
+ * resumes it — RUN skips what was recorded, APPLY on FEDORA rolls back the transaction the earlier runner
+ * left open (left-transaction.ts: its locks would fail the new writes) and starts a fresh one, LDP writes
+ * only what is left — or fails it with the reason (its view unusable).
  */
 export class JobRecovery {
   private timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import type { Operator } from '../../operators/operator.js';
-import type { RepositoryAdapter } from '../../repository-adapters/repository-adapter.js';
+import type { RepositoryAdapter, TransactionRef } from '../../repository-adapters/repository-adapter.js';
 import type { Schema } from '../../schemas/schema.js';
 import type { SearchDocument } from '../../search/search.js';
 import type { SheetColumn, SheetRow } from '../../spreadsheets/spreadsheet.js';
@@ -202,6 +202,16 @@ export interface WriteSink {
    * ledger's person and job, issue 30); absent: just runs it. Resolves only when the write succeeded.
    */
   act?<T>(key: string, write: () => Promise<T>): Promise<T>;
+  /**
+   * FEDORA: the transaction the phase opened, persisted before anything is staged in it, so a runner that
+   * takes the job over rolls it back first (its path locks would fail the new writes until it expired).
+   * False: the job is no longer this runner's (the phase stops, rolled back).
+   */
+  opened?(tx: TransactionRef): Promise<boolean>;
+  /** FEDORA: asked right before the commit; false: the job is no longer this runner's, roll back instead. */
+  mayCommit?(tx: TransactionRef): Promise<boolean>;
+  /** FEDORA: the transaction was committed or rolled back, so nobody has to roll it back. */
+  closed?(tx: TransactionRef): Promise<void>;
 }
 
 /** Runs `work` through `sink.act` where the sink has one (a job's writes and checks, for the ledger). */

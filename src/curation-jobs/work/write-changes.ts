@@ -11,6 +11,7 @@ import { forEachBounded } from './bounded-pool.js';
 import { FieldNaming } from './field-naming.js';
 import { actFor, type JobTarget, type StoredChange, type WriteOutcome, type WriteSink } from './job-work.js';
 import { termKey } from './metadata-document.js';
+import { closed, keeper, rollback } from './transaction-upkeep.js';
 import { checkCreation, creationSubject, isCreation, updatesFirst, writeCreation } from './write-created.js';
 
 type Changes = readonly StoredChange[] | AsyncIterable<StoredChange>;
@@ -78,6 +79,8 @@ async function writeInTransaction(
   const stopped = { cancelled: false };
   const stop = () => (stopped.cancelled ||= sink.cancelled());
   try {
+    // Recorded before anything is staged (a runner that takes the job over rolls it back first).
+    if (sink.opened !== undefined && !(await sink.opened(tx))) stopped.cancelled = true;
     // Every resource is checked before any is written: a conflict then stages no write at all, and the
     // embedded repository serves the reads faster before the transaction holds staged writes (bench:jobs,
     // 1 000 records: read-then-write per record cost about 0.7 s more than all reads, then all writes).
@@ -131,13 +134,13 @@ async function writeInTransaction(
       );
     }
   } catch (error) {
-    return failed([], `${messageOf(error)}; nothing was written${await rollback(transactions, tx)}`);
+    return failed([], `${messageOf(error)}; nothing was written${await rollback(transactions, tx, sink)}`);
   }
   if (stopped.cancelled) {
-    return { ended: 'CANCELLED', message: `nothing was written${await rollback(transactions, tx)}` };
+    return { ended: 'CANCELLED', message: `nothing was written${await rollback(transactions, tx, sink)}` };
   }
   if (conflicts.length > 0) {
-    const rolledBack = await rollback(transactions, tx);
+    const rolledBack = await rollback(transactions, tx, sink);
     return {
       ended: 'CONFLICT',
       conflicts,
@@ -145,11 +148,27 @@ async function writeInTransaction(
       message: `${conflicts.length} resource(s) changed since the preview: ${conflicts.join(', ')}; nothing was written${rolledBack}`,
     };
   }
+  // A runner whose job was taken over must not commit what the new runner rolled back (or will).
+  let mayCommit: boolean;
+  try {
+    mayCommit = (await sink.mayCommit?.(tx)) ?? true;
+  } catch (error) {
+    const rolledBack = await rollback(transactions, tx, sink);
+    return failed(
+      [],
+      `The job's lease could not be checked: ${messageOf(error)}; nothing was written${rolledBack}`,
+    );
+  }
+  if (!mayCommit) {
+    const rolledBack = await rollback(transactions, tx, sink);
+    return { ended: 'CANCELLED', message: `the job was taken over; nothing was written${rolledBack}` };
+  }
   try {
     await transactions.commit(tx);
   } catch (error) {
     return failed([], `The repository transaction could not be committed: ${messageOf(error)}`);
   }
+  await closed(sink, tx);
   return { ended: 'WRITTEN', count };
 }
 
@@ -336,40 +355,6 @@ function afterWritten(written: readonly string[]): string {
   return written.length === 0
     ? '; nothing was written'
     : `; ${written.length} resource(s) had been written before and stay written`;
-}
-
-/** Rolls back, answering what to add to the message when even that failed (the repository expires it). */
-async function rollback(transactions: TransactionFacet, tx: TransactionRef): Promise<string> {
-  try {
-    await transactions.rollback(tx);
-    return ' (the transaction was rolled back)';
-  } catch (error) {
-    return ` (the transaction could not be rolled back and will expire: ${messageOf(error)})`;
-  }
-}
-
-/**
- * Keeps a long transaction alive: once half its lifetime has passed, the next resource refreshes it first
- * (one refresh at a time, however many resources are in flight).
- */
-function keeper(transactions: TransactionFacet, tx: TransactionRef, begun: TransactionInfo) {
-  let info = begun;
-  const halfLife = Math.max(0, begun.expiresAt - Date.now()) / 2;
-  let refreshing: Promise<void> | undefined;
-  return async (): Promise<void> => {
-    if (Date.now() < info.expiresAt - halfLife) return;
-    refreshing ??= transactions.refresh(tx).then(
-      (renewed) => {
-        info = renewed;
-        refreshing = undefined;
-      },
-      (error: unknown) => {
-        refreshing = undefined;
-        throw new Error(`The repository transaction could not be kept open: ${messageOf(error)}`);
-      },
-    );
-    await refreshing;
-  };
 }
 
 function messageOf(error: unknown): string {

@@ -25,6 +25,7 @@ import { notificationsMigration } from './022-notifications.js';
 import { exportMigration } from './023-export.js';
 import { copyTargetsMigration } from './024-copy-targets.js';
 import { copyItemsMigration } from './025-copy-items.js';
+import { jobRepositoryTxMigration } from './026-job-repository-tx.js';
 import { confinedToSchema } from './schema-introspection.js';
 
 /** Every migration in order, listed explicitly (no folder scanning), the same list for both dialects. */
@@ -55,6 +56,7 @@ function migrations(dialect: SqlDialect): Record<string, Migration> {
     '023-export': exportMigration(),
     '024-copy-targets': copyTargetsMigration(),
     '025-copy-items': copyItemsMigration(),
+    '026-job-repository-tx': jobRepositoryTxMigration(),
   };
 }
 
