@@ -1,45 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3StandIn, type S3StandIn } from '../../test/support/binary-stores/s3-stand-in.js';
-import { startTcpProxy, type TcpProxy } from '../../test/support/operations/tcp-proxy.js';
+import { ready } from '../../test/support/operations/readiness.js';
 import { body, buildTestApp, type TestApp } from '../../test/support/test-app.js';
-import {
-  createTestDatabase,
-  TEST_POSTGRES_URL,
-  testDialect,
-  type TestDatabase,
-} from '../../test/support/test-database.js';
+import { testDialect } from '../../test/support/test-database.js';
 
 /**
  * GET /health/live and GET /health/ready through the real app (DECISIONS.md §17): ready while every
- * dependency answers, 503 naming the one that does not (the S3 stand-in stopped; PostgreSQL behind a TCP
- * proxy the test cuts, the server itself untouched), ready again once it is back. Neither names a host.
+ * dependency answers, 503 naming the one that does not (the S3 stand-in stopped; PostgreSQL in
+ * readiness-database.test.ts), ready again once it is back. Neither names a host.
  */
-interface Readiness {
-  checks: { name: string; ok: boolean }[];
-  binaryStore: string | null;
-}
-
-async function ready(t: TestApp) {
-  const response = await t.app.inject({ method: 'GET', url: '/health/ready' });
-  const envelope = body(response);
-  return {
-    status: response.statusCode,
-    message: envelope.meta.message,
-    envelopeStatus: envelope.meta.status,
-    readiness: envelope.payload.Readiness as Readiness,
-    raw: response.body,
-  };
-}
-
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await probe();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`never: ${what}`);
-}
-
 describe(`health probes with the default local store (${testDialect})`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -113,50 +82,5 @@ describe(`readiness with binaries on S3 (${testDialect})`, () => {
     expect(down.raw).not.toContain('S3RVER');
     await s3.start();
     expect((await ready(t)).status).toBe(200);
-  });
-});
-
-describe.runIf(testDialect === 'postgres')('readiness while PostgreSQL is unreachable', () => {
-  let proxy: TcpProxy;
-  let database: TestDatabase;
-  let t: TestApp;
-  beforeAll(async () => {
-    const target = new URL(TEST_POSTGRES_URL);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    database = await createTestDatabase();
-    if (database.config.kind !== 'postgres') throw new Error('PostgreSQL expected');
-    const proxied = new URL(database.config.url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
-    t = await buildTestApp({ database: { ...database.config, url: proxied.toString() } });
-  });
-  afterAll(async () => {
-    await proxy.restore();
-    await t.close();
-    await proxy.close();
-    await database.drop();
-  });
-
-  it('is 503 naming the database while the proxy is cut, and ready again once it is restored', async () => {
-    expect((await ready(t)).status).toBe(200);
-    await proxy.cut();
-    const down = await ready(t);
-    expect(down.status).toBe(503);
-    expect(down.message).toMatch(/^Not ready: database(, jobQueue)? not answering$/);
-    expect(down.readiness.checks.find((check) => check.name === 'database')).toEqual({
-      name: 'database',
-      ok: false,
-    });
-    expect(down.raw).not.toContain(String(proxy.port));
-    expect(down.raw).not.toContain('scriptorium_test');
-    // The liveness probe does not depend on the database.
-    expect((await t.app.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
-    await proxy.restore();
-    // The pools open new connections on their next queries.
-    await until(
-      () => ready(t),
-      (answer) => answer.status === 200,
-      'ready after the restore',
-    );
   });
 });
